@@ -1,0 +1,80 @@
+package io.deviceidentity.auth.authn;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.deviceidentity.auth.acl.DeviceAcl;
+import io.deviceidentity.http.Answer;
+import io.deviceidentity.http.ErrorResponses;
+import io.deviceidentity.http.JsonBodies;
+import io.deviceidentity.metrics.MetricNames;
+import io.deviceidentity.metrics.Outcomes;
+import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.RequestDeadlines;
+import io.smallrye.common.annotation.Blocking;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * {@code POST /mqtt/authn}, called by EMQX's HTTP authenticator for every CONNECT.
+ *
+ * <p>Runs on a worker thread only for the database read; the bcrypt check runs on the bounded bcrypt executor and
+ * the answer is written when it completes, so no worker thread waits on a hash.
+ */
+@Path("/mqtt/authn")
+public class AuthnResource {
+
+    private final Authenticator authenticator;
+    private final RequestDeadlines deadlines;
+    private final Outcomes outcomes;
+    private final ObjectMapper json;
+
+    public AuthnResource(Authenticator authenticator, RequestDeadlines deadlines, Outcomes outcomes,
+            ObjectMapper json) {
+        this.authenticator = authenticator;
+        this.deadlines = deadlines;
+        this.outcomes = outcomes;
+        this.json = json;
+    }
+
+    @POST
+    @Blocking
+    @Consumes(MediaType.WILDCARD)
+    @Produces(MediaType.APPLICATION_JSON)
+    public CompletionStage<Response> authenticate(byte[] body, @Context RoutingContext context) {
+        Deadline deadline = deadlines.of(context);
+        AuthnRequest request = null;
+        CompletionStage<AuthnOutcome> decision;
+        try {
+            request = AuthnRequest.from(JsonBodies.object(json, body));
+            decision = authenticator.authenticate(request, deadline);
+        } catch (RuntimeException failure) {
+            decision = CompletableFuture.failedFuture(failure);
+        }
+        String clientId = request == null ? null : request.clientId();
+        return decision.handle((outcome, failure) -> {
+            Answer answer = failure == null ? answer(outcome) : ErrorResponses.answerFor(failure);
+            outcomes.record(MetricNames.AUTHN_OUTCOMES, "authn", clientId, deadline, answer);
+            return answer.response();
+        });
+    }
+
+    private static Answer answer(AuthnOutcome outcome) {
+        AuthnAnswer body = outcome.device() == null
+                ? AuthnAnswer.result(outcome.result())
+                : outcome.device().superuser()
+                        ? new AuthnAnswer(outcome.result(), true, null)
+                        : new AuthnAnswer(outcome.result(), false, DeviceAcl.rulesFor(outcome.device()));
+        return new Answer(Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build(), outcome.result(),
+                outcome.reason());
+    }
+}

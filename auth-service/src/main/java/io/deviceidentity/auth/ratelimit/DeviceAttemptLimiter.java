@@ -1,0 +1,56 @@
+package io.deviceidentity.auth.ratelimit;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+import io.deviceidentity.auth.AuthConfig;
+import io.deviceidentity.http.RateLimitedException;
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.ConsumptionProbe;
+
+/**
+ * One token bucket per client id (Bucket4j), kept in a size-bounded Caffeine cache so a flood of made-up client
+ * ids cannot exhaust memory. SmallRye's {@code @RateLimit} cannot do this: it is one limit per method. A refused
+ * attempt takes no token, so a device that slows down gets through again (unlike fixed or rolling windows, which
+ * keep rejecting a caller that retries too fast).
+ */
+@ApplicationScoped
+public class DeviceAttemptLimiter {
+
+    private final AuthConfig.RateLimit config;
+    private final Cache<String, Bucket> buckets;
+
+    public DeviceAttemptLimiter(AuthConfig authConfig) {
+        this.config = authConfig.rateLimit();
+        Duration period = config.period();
+        this.buckets = Caffeine.newBuilder()
+                .maximumSize(config.maxTrackedDevices())
+                // A bucket untouched for a full period is full again: forgetting it changes nothing.
+                .expireAfterAccess(period)
+                .build();
+    }
+
+    /** Takes one attempt for the device, or throws {@link RateLimitedException} when it has none left. */
+    public void acquire(String clientId) {
+        if (!config.enabled()) {
+            return;
+        }
+        Bucket bucket = buckets.get(clientId, id -> newBucket());
+        ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
+        if (!probe.isConsumed()) {
+            throw new RateLimitedException(
+                    (long) Math.ceil(probe.getNanosToWaitForRefill() / (double) TimeUnit.SECONDS.toNanos(1)));
+        }
+    }
+
+    private Bucket newBucket() {
+        return Bucket.builder()
+                .addLimit(limit -> limit.capacity(config.attempts()).refillGreedy(config.attempts(), config.period()))
+                .build();
+    }
+}

@@ -1,0 +1,46 @@
+package io.deviceidentity.credentials;
+
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
+/**
+ * One authorization rule in EMQX's authn-response {@code acl} format: {@code permission} allow|deny,
+ * {@code action} publish|subscribe|all, a topic filter that may use {@code ${clientid}} and {@code ${username}},
+ * and optional {@code qos} and {@code retain} conditions. Rules are evaluated in order; the first match decides.
+ */
+@RegisterForReflection
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = false)
+public record AclRule(String permission, String action, String topic, List<Integer> qos, Boolean retain) {
+
+    public static final String ALLOW = "allow";
+    public static final String DENY = "deny";
+    public static final String PUBLISH = "publish";
+    public static final String SUBSCRIBE = "subscribe";
+    public static final String ALL = "all";
+
+    public static AclRule allow(String action, String topic) {
+        return new AclRule(ALLOW, action, topic, null, null);
+    }
+
+    /** Why the rule cannot be used, or {@code null} when it is well formed. */
+    public String problem() {
+        if (!ALLOW.equals(permission) && !DENY.equals(permission)) {
+            return "acl permission must be allow or deny";
+        }
+        if (!PUBLISH.equals(action) && !SUBSCRIBE.equals(action) && !ALL.equals(action)) {
+            return "acl action must be publish, subscribe or all";
+        }
+        if (topic == null || topic.isEmpty() || topic.length() > 512) {
+            return "acl topic must be 1..512 characters";
+        }
+        if (qos != null && (qos.isEmpty() || qos.stream().anyMatch(q -> q == null || q < 0 || q > 2))) {
+            return "acl qos must list values from 0 to 2";
+        }
+        return null;
+    }
+}

@@ -1,0 +1,80 @@
+package io.deviceidentity.credentials;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.List;
+import java.util.Optional;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Reads device credential rows. One indexed query by primary key, on the connection the caller hands in, so that
+ * reads inside a transaction use that transaction's connection and no caller ever holds two.
+ */
+public final class CredentialRows {
+
+    private static final String SELECT_BY_CLIENT_ID = "SELECT client_id, username, password_hash, status, superuser,"
+            + " acl::text, created_at, updated_at FROM device_credentials WHERE client_id = ?";
+
+    private static final TypeReference<List<AclRule>> ACL_LIST = new TypeReference<>() {
+    };
+
+    private final ObjectMapper json;
+
+    public CredentialRows(ObjectMapper json) {
+        this.json = json;
+    }
+
+    public Optional<DeviceCredential> find(Connection connection, String clientId) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(SELECT_BY_CLIENT_ID)) {
+            statement.setString(1, clientId);
+            try (ResultSet row = statement.executeQuery()) {
+                return row.next() ? Optional.of(map(row)) : Optional.empty();
+            }
+        }
+    }
+
+    public String aclColumn(List<AclRule> acl) {
+        if (acl == null || acl.isEmpty()) {
+            return null;
+        }
+        try {
+            return json.writeValueAsString(acl);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("ACL rules could not be written as JSON", e);
+        }
+    }
+
+    private DeviceCredential map(ResultSet row) throws SQLException {
+        return new DeviceCredential(
+                row.getString(1),
+                row.getString(2),
+                row.getString(3),
+                DeviceStatus.fromColumn(row.getString(4)),
+                row.getBoolean(5),
+                parseAcl(row.getString(6)),
+                instant(row.getTimestamp(7)),
+                instant(row.getTimestamp(8)));
+    }
+
+    private List<AclRule> parseAcl(String column) throws SQLException {
+        if (column == null) {
+            return List.of();
+        }
+        try {
+            return List.copyOf(json.readValue(column, ACL_LIST));
+        } catch (JsonProcessingException e) {
+            // Rows are only written through validated rules; an unreadable one is a data defect, not bad input.
+            throw new SQLException("stored ACL of a device is not valid JSON", "XX000", e);
+        }
+    }
+
+    private static java.time.Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+}

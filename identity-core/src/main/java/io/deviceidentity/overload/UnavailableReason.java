@@ -1,0 +1,21 @@
+package io.deviceidentity.overload;
+
+/** Why a request was answered 503; the value appears in the JSON body, the outcome log line and metrics. */
+public enum UnavailableReason {
+    /** Admission refused: the bcrypt executor and its queue are full, or the request could not meet its deadline. */
+    OVERLOAD("overload"),
+    /** The request's deadline passed before its answer was ready. */
+    DEADLINE("deadline"),
+    /** PostgreSQL or PgBouncer unreachable or refusing, no pooled connection in time, or the circuit is open. */
+    BACKEND_UNAVAILABLE("backend_unavailable");
+
+    private final String label;
+
+    UnavailableReason(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+}

@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# The local stack: PostgreSQL and PgBouncer on loopback, and the services on top of them.
+#
+#   scripts/stack.sh install                 install what is missing (PgBouncer, PostgreSQL server) with apt-get
+#   scripts/stack.sh db-up [dev|test]        start PostgreSQL + PgBouncer, create the role and database
+#   scripts/stack.sh db-down [dev|test]      stop them
+#   scripts/stack.sh pgbouncer-stop|pgbouncer-start [dev|test]
+#   scripts/stack.sh up                      db-up, build, start the services, migrate, seed demo devices
+#   scripts/stack.sh down                    stop everything `up` started
+#   scripts/stack.sh status [dev|test]
+#
+# Profiles keep `make up` and `make test` apart: dev uses ports 55432/56432, test 55433/56433 (all overridable:
+# PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT). State lives under .local/<profile>/ (STACK_DIR).
+# PostgreSQL and PgBouncer refuse to run as root, so as root they run as the 'postgres' system user.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+COMMAND=${1:-}
+PROFILE=${2:-dev}
+
+case "$PROFILE" in
+  dev)  : "${PG_PORT:=55432}" "${PGBOUNCER_PORT:=56432}" ;;
+  test) : "${PG_PORT:=55433}" "${PGBOUNCER_PORT:=56433}" ;;
+  *) echo "unknown profile '$PROFILE' (dev or test)" >&2; exit 2 ;;
+esac
+: "${AUTH_PORT:=8081}" "${REGISTRATION_PORT:=8082}" "${DEMO_DEVICES:=100}"
+: "${DB_NAME:=identity}" "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}"
+: "${STACK_DIR:=$ROOT/.local/$PROFILE}"
+
+PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
+DATA_DIR=$STACK_DIR/pg
+RUN_DIR=$STACK_DIR/run
+LOG_DIR=$STACK_DIR/log
+
+log() { printf '[stack:%s] %s\n' "$PROFILE" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+is_root() { [[ $(id -u) -eq 0 ]]; }
+
+# Runs a command as the user that owns the database processes.
+as_db() {
+  if is_root; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+install() {
+  local missing=()
+  command -v pgbouncer >/dev/null 2>&1 || missing+=(pgbouncer)
+  [[ -n "$PG_BIN" && -x "$PG_BIN/postgres" ]] || missing+=(postgresql)
+  command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
+  if ((${#missing[@]})); then
+    is_root || die "missing ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}' (or this as root)"
+    log "installing ${missing[*]}"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    # Debian starts a system PgBouncer on 6432 and a cluster on 5432; ours run on their own ports beside them.
+    PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+  fi
+  if is_root && ! id postgres >/dev/null 2>&1; then
+    useradd --system --home-dir /var/lib/postgresql --shell /bin/bash postgres
+  fi
+}
+
+prepare_dirs() {
+  mkdir -p "$STACK_DIR" "$RUN_DIR" "$LOG_DIR"
+  if is_root; then
+    chown -R postgres: "$STACK_DIR"
+    # The database user must be able to reach the state directory through every parent.
+    as_db test -w "$STACK_DIR" || die "user postgres cannot write $STACK_DIR; set STACK_DIR to a reachable path"
+  fi
+}
+
+pg_running() { as_db "$PG_BIN/pg_ctl" -D "$DATA_DIR" status >/dev/null 2>&1; }
+
+psql_admin() {
+  as_db psql -X -q -v ON_ERROR_STOP=1 -h "$RUN_DIR" -p "$PG_PORT" -U postgres "$@"
+}
+
+start_postgres() {
+  if [[ ! -f "$DATA_DIR/PG_VERSION" ]]; then
+    log "initialising PostgreSQL in $DATA_DIR"
+    as_db "$PG_BIN/initdb" -D "$DATA_DIR" -U postgres --auth-local=trust --auth-host=scram-sha-256 \
+      --encoding=UTF8 --locale=C.UTF-8 >"$LOG_DIR/initdb.log" 2>&1 || { cat "$LOG_DIR/initdb.log" >&2; exit 1; }
+  fi
+  if pg_running; then
+    log "PostgreSQL already running on 127.0.0.1:$PG_PORT"
+  else
+    log "starting PostgreSQL on 127.0.0.1:$PG_PORT"
+    as_db "$PG_BIN/pg_ctl" -D "$DATA_DIR" -l "$LOG_DIR/postgresql.log" -w -t 60 start \
+      -o "-p $PG_PORT -k $RUN_DIR -c listen_addresses=127.0.0.1 -c max_connections=100 -c fsync=off \
+          -c password_encryption=scram-sha-256 -c log_min_messages=warning" >/dev/null
+  fi
+  psql_admin -d postgres <<SQL
+SELECT format('CREATE ROLE %I LOGIN', '$DB_USER') WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$DB_USER')\gexec
+ALTER ROLE "$DB_USER" PASSWORD '$DB_PASSWORD';
+SELECT format('CREATE DATABASE %I OWNER %I', '$DB_NAME', '$DB_USER') WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$DB_NAME')\gexec
+SQL
+}
+
+pgbouncer_running() {
+  [[ -f "$RUN_DIR/pgbouncer.pid" ]] && kill -0 "$(cat "$RUN_DIR/pgbouncer.pid")" 2>/dev/null
+}
+
+start_pgbouncer() {
+  if pgbouncer_running; then
+    log "PgBouncer already running on 127.0.0.1:$PGBOUNCER_PORT"
+    return
+  fi
+  sed -e "s|@PG_PORT@|$PG_PORT|g" -e "s|@PGBOUNCER_PORT@|$PGBOUNCER_PORT|g" \
+      -e "s|@RUN_DIR@|$RUN_DIR|g" -e "s|@LOG_DIR@|$LOG_DIR|g" "$ROOT/pgbouncer/pgbouncer.ini" >"$RUN_DIR/pgbouncer.ini"
+  printf '"%s" "%s"\n' "$DB_USER" "$DB_PASSWORD" >"$RUN_DIR/userlist.txt"
+  chmod 600 "$RUN_DIR/userlist.txt" "$RUN_DIR/pgbouncer.ini"
+  is_root && chown postgres: "$RUN_DIR/userlist.txt" "$RUN_DIR/pgbouncer.ini"
+  log "starting PgBouncer on 127.0.0.1:$PGBOUNCER_PORT (transaction pooling)"
+  as_db pgbouncer -d "$RUN_DIR/pgbouncer.ini"
+  for _ in $(seq 1 50); do
+    PGPASSWORD=$DB_PASSWORD psql -X -q -h 127.0.0.1 -p "$PGBOUNCER_PORT" -U "$DB_USER" -d "$DB_NAME" \
+      -c 'SELECT 1' >/dev/null 2>&1 && return
+    sleep 0.2
+  done
+  tail -n 20 "$LOG_DIR/pgbouncer.log" >&2 || true
+  die "PgBouncer did not answer on 127.0.0.1:$PGBOUNCER_PORT"
+}
+
+stop_pgbouncer() {
+  if pgbouncer_running; then
+    local pid
+    pid=$(cat "$RUN_DIR/pgbouncer.pid")
+    log "stopping PgBouncer"
+    # SIGINT: safe shutdown (1.18 treats SIGTERM as an immediate exit).
+    kill -INT "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+}
+
+stop_postgres() {
+  if [[ -f "$DATA_DIR/PG_VERSION" ]] && pg_running; then
+    log "stopping PostgreSQL"
+    as_db "$PG_BIN/pg_ctl" -D "$DATA_DIR" -m fast -w stop >/dev/null
+  fi
+}
+
+db_up() {
+  install
+  prepare_dirs
+  start_postgres
+  start_pgbouncer
+}
+
+db_down() {
+  stop_pgbouncer
+  stop_postgres
+}
+
+# --- services (profile dev only) -------------------------------------------------------------------------------
+
+service_env() {
+  export IDENTITY_DB_HOST=127.0.0.1 IDENTITY_DB_PORT=$PGBOUNCER_PORT IDENTITY_DB_NAME=$DB_NAME
+  export IDENTITY_DB_USER=$DB_USER IDENTITY_DB_PASSWORD=$DB_PASSWORD
+  export IDENTITY_SCHEMA_PORT=$PG_PORT
+}
+
+start_service() {
+  local name=$1 port=$2 jar="$ROOT/$1/target/quarkus-app/quarkus-run.jar"
+  shift 2
+  [[ -f "$jar" ]] || die "$jar is missing: build with 'mvn -DskipTests package'"
+  if [[ -f "$RUN_DIR/$name.pid" ]] && kill -0 "$(cat "$RUN_DIR/$name.pid")" 2>/dev/null; then
+    log "$name already running"
+    return
+  fi
+  log "starting $name on 127.0.0.1:$port"
+  (service_env; exec env "$@" java ${JAVA_OPTS:-} -jar "$jar" >"$LOG_DIR/$name.log" 2>&1) &
+  echo $! >"$RUN_DIR/$name.pid"
+  for _ in $(seq 1 120); do
+    curl -fsS "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && return
+    kill -0 "$(cat "$RUN_DIR/$name.pid")" 2>/dev/null || { tail -n 40 "$LOG_DIR/$name.log" >&2; die "$name exited"; }
+    sleep 0.5
+  done
+  tail -n 40 "$LOG_DIR/$name.log" >&2
+  die "$name did not become ready"
+}
+
+stop_service() {
+  local name=$1
+  if [[ -f "$RUN_DIR/$name.pid" ]]; then
+    local pid
+    pid=$(cat "$RUN_DIR/$name.pid")
+    if kill -0 "$pid" 2>/dev/null; then
+      log "stopping $name"
+      kill -TERM "$pid" 2>/dev/null || true
+      for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+    rm -f "$RUN_DIR/$name.pid"
+  fi
+}
+
+seed_demo_devices() {
+  log "seeding demo-device-1..$DEMO_DEVICES (bcrypt cost 10; existing devices are left alone)"
+  psql_admin -d "$DB_NAME" -v devices="$DEMO_DEVICES" -f "$ROOT/scripts/seed-demo-devices.sql"
+}
+
+up() {
+  command -v curl >/dev/null 2>&1 || die "curl is needed"
+  db_up
+  if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+    log "building the services (mvn -DskipTests package)"
+    (cd "$ROOT" && mvn -B -q -DskipTests package) || die "build failed"
+  fi
+  start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST=127.0.0.1 IDENTITY_SCHEMA_MIGRATE=true
+  seed_demo_devices
+  cat <<MSG
+
+The local stack is up:
+  PostgreSQL    127.0.0.1:$PG_PORT      (data: $DATA_DIR)
+  PgBouncer     127.0.0.1:$PGBOUNCER_PORT      (transaction pooling)
+  auth-service  http://127.0.0.1:$AUTH_PORT   (log: $LOG_DIR/auth-service.log)
+
+Authenticate demo-device-1 the way EMQX does:
+
+  curl -i -X POST http://127.0.0.1:$AUTH_PORT/mqtt/authn -H 'content-type: application/json' \\
+    -d '{"clientid":"demo-device-1","username":"","password":"demo-password-1","peerhost":"127.0.0.1","cert_common_name":""}'
+
+Stop it all with: make down
+MSG
+}
+
+down() {
+  stop_service auth-service
+  db_down
+}
+
+status() {
+  pg_running && log "PostgreSQL running on $PG_PORT" || log "PostgreSQL stopped"
+  pgbouncer_running && log "PgBouncer running on $PGBOUNCER_PORT" || log "PgBouncer stopped"
+  for name in auth-service registration-service; do
+    if [[ -f "$RUN_DIR/$name.pid" ]] && kill -0 "$(cat "$RUN_DIR/$name.pid")" 2>/dev/null; then
+      log "$name running"
+    fi
+  done
+}
+
+case "$COMMAND" in
+  install) install ;;
+  db-up) db_up ;;
+  db-down) db_down ;;
+  pgbouncer-start) start_pgbouncer ;;
+  pgbouncer-stop) stop_pgbouncer ;;
+  up) up ;;
+  down) down ;;
+  status) status ;;
+  *) sed -n '2,14p' "$0" >&2; exit 2 ;;
+esac
