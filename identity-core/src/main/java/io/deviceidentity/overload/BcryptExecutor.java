@@ -20,6 +20,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
 
 /**
  * The bulkhead in front of bcrypt: a fixed number of threads (the CPUs the pod may use) and a bounded queue.
@@ -35,6 +36,7 @@ import io.micrometer.core.instrument.Timer;
  * </ol>
  * The caller's future also completes with {@code deadline} when the deadline passes, so no answer outlives it.
  */
+@Startup
 @ApplicationScoped
 public class BcryptExecutor {
 
@@ -45,12 +47,14 @@ public class BcryptExecutor {
     private final int concurrency;
     private final int queueCapacity;
     private final ThreadPoolExecutor executor;
+    private final DeadlineTimer deadlineTimer;
     private final AtomicLong expectedNanos;
     private final Timer hashTimer;
     private final Counter skippedDeadline;
     private final Counter skippedOverload;
 
-    public BcryptExecutor(OverloadConfig config, MeterRegistry registry) {
+    public BcryptExecutor(OverloadConfig config, MeterRegistry registry, DeadlineTimer deadlineTimer) {
+        this.deadlineTimer = deadlineTimer;
         OverloadConfig.Bcrypt bcrypt = config.bcrypt();
         this.concurrency = bcrypt.concurrency().orElse(Runtime.getRuntime().availableProcessors());
         if (concurrency < 1) {
@@ -110,16 +114,12 @@ public class BcryptExecutor {
             skippedOverload.increment();
             return CompletableFuture.failedFuture(ServiceUnavailableException.overload("the bcrypt queue is full"));
         }
-        long remaining = Math.max(1, deadline.remainingNanos());
-        return result.orTimeout(remaining, TimeUnit.NANOSECONDS)
-                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(BackendFailures.classify(failure)));
+        return deadlineTimer.bound(deadline, result);
     }
 
     private <T> void run(Deadline deadline, Supplier<T> work, CompletableFuture<T> result) {
-        if (result.isDone()) {
-            return; // the caller has been answered already
-        }
         if (deadline.hasPassed()) {
+            // Nobody will read this answer (the caller got its 503 when the deadline passed): skip the hash.
             skippedDeadline.increment();
             result.completeExceptionally(ServiceUnavailableException.deadline());
             return;
@@ -165,9 +165,12 @@ public class BcryptExecutor {
 
     private static ThreadFactory threads() {
         AtomicInteger number = new AtomicInteger();
+        // Answers are completed on these threads; they need the application's class loader to build responses.
+        ClassLoader application = Thread.currentThread().getContextClassLoader();
         return runnable -> {
             Thread thread = new Thread(runnable, "bcrypt-" + number.incrementAndGet());
             thread.setDaemon(true);
+            thread.setContextClassLoader(application);
             return thread;
         };
     }

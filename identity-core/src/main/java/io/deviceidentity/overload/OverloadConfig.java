@@ -17,10 +17,6 @@ public interface OverloadConfig {
     @WithDefault("4s")
     Duration deadline();
 
-    /** Seconds suggested in {@code Retry-After} for {@code overload} and {@code deadline} answers. */
-    @WithDefault("1")
-    int retryAfterSeconds();
-
     Bcrypt bcrypt();
 
     interface Bcrypt {

@@ -20,7 +20,7 @@ import io.deviceidentity.overload.Deadline;
 
 /**
  * Decides one authentication, cheapest checks first so that refused work costs as little as possible:
- * deadline → client id shape → per-device attempt limit → password shape → one indexed read (connection released
+ * client id shape → per-device attempt limit → password shape → one indexed read (connection released
  * at once) → bcrypt on the bounded executor. Overload and database failures surface as exceptions that the endpoint
  * maps to 503/429; everything else is an {@link AuthnOutcome}.
  */
@@ -41,7 +41,6 @@ public class Authenticator {
     }
 
     public CompletionStage<AuthnOutcome> authenticate(AuthnRequest request, Deadline deadline) {
-        deadline.check();
         if (!ClientIdPolicy.isValid(request.clientId())) {
             // No such id can be registered, so it is an unknown device without asking the database.
             return decided(unknownDevice());

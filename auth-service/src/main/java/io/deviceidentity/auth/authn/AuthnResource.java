@@ -21,14 +21,15 @@ import io.deviceidentity.metrics.MetricNames;
 import io.deviceidentity.metrics.Outcomes;
 import io.deviceidentity.overload.Deadline;
 import io.deviceidentity.overload.RequestDeadlines;
-import io.smallrye.common.annotation.Blocking;
+import io.smallrye.common.annotation.NonBlocking;
 import io.vertx.ext.web.RoutingContext;
 
 /**
  * {@code POST /mqtt/authn}, called by EMQX's HTTP authenticator for every CONNECT.
  *
- * <p>Runs on a worker thread only for the database read; the bcrypt check runs on the bounded bcrypt executor and
- * the answer is written when it completes, so no worker thread waits on a hash.
+ * <p>The body is parsed on the event loop (it is at most 16 KiB); the database read runs on a worker thread and the
+ * bcrypt check on the bounded bcrypt executor, so no thread waits on a hash. The answer is written when the
+ * decision is ready or when the request's deadline passes, whichever comes first.
  */
 @Path("/mqtt/authn")
 public class AuthnResource {
@@ -47,7 +48,7 @@ public class AuthnResource {
     }
 
     @POST
-    @Blocking
+    @NonBlocking
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
     public CompletionStage<Response> authenticate(byte[] body, @Context RoutingContext context) {
@@ -55,8 +56,9 @@ public class AuthnResource {
         AuthnRequest request = null;
         CompletionStage<AuthnOutcome> decision;
         try {
-            request = AuthnRequest.from(JsonBodies.object(json, body));
-            decision = authenticator.authenticate(request, deadline);
+            AuthnRequest parsed = AuthnRequest.from(JsonBodies.object(json, body));
+            request = parsed;
+            decision = deadlines.blocking(deadline, () -> authenticator.authenticate(parsed, deadline));
         } catch (RuntimeException failure) {
             decision = CompletableFuture.failedFuture(failure);
         }

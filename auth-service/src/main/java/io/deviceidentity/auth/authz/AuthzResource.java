@@ -2,6 +2,8 @@ package io.deviceidentity.auth.authz;
 
 import java.sql.SQLException;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -24,9 +26,10 @@ import io.deviceidentity.http.ErrorResponses;
 import io.deviceidentity.http.JsonBodies;
 import io.deviceidentity.metrics.MetricNames;
 import io.deviceidentity.metrics.Outcomes;
+import io.deviceidentity.overload.BackendFailures;
 import io.deviceidentity.overload.Deadline;
 import io.deviceidentity.overload.RequestDeadlines;
-import io.smallrye.common.annotation.Blocking;
+import io.smallrye.common.annotation.NonBlocking;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -50,30 +53,33 @@ public class AuthzResource {
     }
 
     @POST
-    @Blocking
+    @NonBlocking
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
-    public Response authorize(byte[] body, @Context RoutingContext context) {
+    public CompletionStage<Response> authorize(byte[] body, @Context RoutingContext context) {
         Deadline deadline = deadlines.of(context);
-        String clientId = null;
-        Answer answer;
+        AuthzRequest request = null;
+        CompletionStage<Answer> decision;
         try {
-            AuthzRequest request = AuthzRequest.from(JsonBodies.object(json, body));
-            clientId = request.clientId();
-            answer = decide(request, deadline);
-        } catch (SQLException | RuntimeException failure) {
-            answer = ErrorResponses.answerFor(failure);
+            AuthzRequest parsed = AuthzRequest.from(JsonBodies.object(json, body));
+            request = parsed;
+            decision = deadlines.blocking(deadline, () -> CompletableFuture.completedFuture(decide(parsed)));
+        } catch (RuntimeException failure) {
+            decision = CompletableFuture.failedFuture(failure);
         }
-        outcomes.record(MetricNames.AUTHZ_OUTCOMES, "authz", clientId, deadline, answer);
-        return answer.response();
+        String clientId = request == null ? null : request.clientId();
+        return decision.handle((decided, failure) -> {
+            Answer answer = failure == null ? decided : ErrorResponses.answerFor(failure);
+            outcomes.record(MetricNames.AUTHZ_OUTCOMES, "authz", clientId, deadline, answer);
+            return answer.response();
+        });
     }
 
-    private Answer decide(AuthzRequest request, Deadline deadline) throws SQLException {
-        deadline.check();
+    private Answer decide(AuthzRequest request) {
         if (!ClientIdPolicy.isValid(request.clientId())) {
             return result("deny", "unknown_device");
         }
-        Optional<DeviceCredential> found = credentials.find(request.clientId());
+        Optional<DeviceCredential> found = read(request.clientId());
         if (found.isEmpty()) {
             return result("deny", "unknown_device");
         }
@@ -87,6 +93,14 @@ public class AuthzResource {
         boolean allowed = TopicRules.allows(DeviceAcl.rulesFor(device), request.clientId(), request.username(),
                 request.action(), request.topic(), request.qos(), request.retain());
         return allowed ? result("allow", "acl_match") : result("deny", "no_match");
+    }
+
+    private Optional<DeviceCredential> read(String clientId) {
+        try {
+            return credentials.find(clientId);
+        } catch (SQLException failure) {
+            throw BackendFailures.classify(failure);
+        }
     }
 
     private static Answer result(String result, String reason) {

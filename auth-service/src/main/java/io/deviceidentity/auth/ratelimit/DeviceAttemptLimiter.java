@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -12,6 +13,7 @@ import io.deviceidentity.auth.AuthConfig;
 import io.deviceidentity.http.RateLimitedException;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
+import io.github.bucket4j.TimeMeter;
 
 /**
  * One token bucket per client id (Bucket4j), kept in a size-bounded Caffeine cache so a flood of made-up client
@@ -23,10 +25,17 @@ import io.github.bucket4j.ConsumptionProbe;
 public class DeviceAttemptLimiter {
 
     private final AuthConfig.RateLimit config;
+    private final TimeMeter clock;
     private final Cache<String, Bucket> buckets;
 
+    @Inject
     public DeviceAttemptLimiter(AuthConfig authConfig) {
-        this.config = authConfig.rateLimit();
+        this(authConfig.rateLimit(), TimeMeter.SYSTEM_NANOTIME);
+    }
+
+    DeviceAttemptLimiter(AuthConfig.RateLimit config, TimeMeter clock) {
+        this.config = config;
+        this.clock = clock;
         Duration period = config.period();
         this.buckets = Caffeine.newBuilder()
                 .maximumSize(config.maxTrackedDevices())
@@ -50,6 +59,7 @@ public class DeviceAttemptLimiter {
 
     private Bucket newBucket() {
         return Bucket.builder()
+                .withCustomTimePrecision(clock)
                 .addLimit(limit -> limit.capacity(config.attempts()).refillGreedy(config.attempts(), config.period()))
                 .build();
     }

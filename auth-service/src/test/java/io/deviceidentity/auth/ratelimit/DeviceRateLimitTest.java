@@ -1,0 +1,59 @@
+package io.deviceidentity.auth.ratelimit;
+
+import static io.deviceidentity.auth.support.Emqx.authn;
+import static io.deviceidentity.auth.support.TestDevices.device;
+import static io.deviceidentity.auth.support.TestDevices.uniqueId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.deviceidentity.metrics.MetricNames;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+
+/** One device hammering alone is answered 429 rate_limited, and no bcrypt is spent on those answers. */
+@QuarkusTest
+class DeviceRateLimitTest {
+
+    @Inject
+    MeterRegistry registry;
+
+    @Test
+    void hammeringDeviceGets429WithoutBcryptBeingSpent() {
+        String id = uniqueId("hammer");
+        device(id).password("right").store();
+        long hashesBefore = hashes();
+
+        int allowed = 0;
+        int denied = 0;
+        int limited = 0;
+        for (int attempt = 0; attempt < 30; attempt++) {
+            Response answer = authn(id, attempt % 2 == 0 ? "right" : "wrong");
+            if (answer.statusCode() == 429) {
+                limited++;
+                assertEquals("rate_limited", answer.jsonPath().getString("reason"));
+                assertTrue(Integer.parseInt(answer.header("Retry-After")) >= 1);
+                assertTrue(answer.contentType().startsWith("application/json"));
+            } else {
+                assertEquals(200, answer.statusCode());
+                if ("allow".equals(answer.jsonPath().getString("result"))) {
+                    allowed++;
+                } else {
+                    denied++;
+                }
+            }
+        }
+
+        assertEquals(10, allowed + denied, "the default burst is 10 attempts");
+        assertEquals(20, limited);
+        assertEquals(allowed + denied, hashes() - hashesBefore, "only answered attempts cost a bcrypt");
+    }
+
+    private long hashes() {
+        return registry.find(MetricNames.BCRYPT_DURATION).timer().count();
+    }
+}

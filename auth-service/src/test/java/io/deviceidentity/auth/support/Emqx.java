@@ -1,0 +1,48 @@
+package io.deviceidentity.auth.support;
+
+import static io.restassured.RestAssured.given;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.restassured.response.Response;
+
+/** Requests shaped exactly as EMQX's HTTP authenticator and authorization source send them. */
+public final class Emqx {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Emqx() {
+    }
+
+    public static String authnBody(String clientId, String username, String password) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("clientid", clientId);
+        body.put("username", username);
+        body.put("password", password);
+        body.put("peerhost", "127.0.0.1");
+        body.put("cert_common_name", "");
+        return body.toString();
+    }
+
+    public static Response authn(String clientId, String password) {
+        return authn(clientId, "", password);
+    }
+
+    public static Response authn(String clientId, String username, String password) {
+        return given().contentType("application/json").body(authnBody(clientId, username, password))
+                .post("/mqtt/authn");
+    }
+
+    public static Response authz(String clientId, String action, String topic, String qos, String retain) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("clientid", clientId);
+        body.put("username", "");
+        body.put("peerhost", "127.0.0.1");
+        body.put("action", action);
+        body.put("topic", topic);
+        body.put("qos", qos);
+        body.put("retain", retain);
+        return given().contentType("application/json").body(body.toString()).post("/mqtt/authz");
+    }
+}

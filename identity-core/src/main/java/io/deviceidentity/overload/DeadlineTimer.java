@@ -1,0 +1,52 @@
+package io.deviceidentity.overload;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * Completes work with {@code deadline} the moment its request's deadline passes, whatever the work is still doing,
+ * so that no answer outlives its caller. One thread of its own (not the JDK's shared delayer), carrying the
+ * application's class loader, because the answer is written from it.
+ */
+@ApplicationScoped
+public class DeadlineTimer {
+
+    private final ScheduledThreadPoolExecutor timer;
+
+    public DeadlineTimer() {
+        ClassLoader application = Thread.currentThread().getContextClassLoader();
+        this.timer = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "request-deadline");
+            thread.setDaemon(true);
+            thread.setContextClassLoader(application);
+            return thread;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+    }
+
+    /** {@code work}, or a {@link ServiceUnavailableException} {@code deadline} if it is not done by the deadline. */
+    public <T> CompletableFuture<T> bound(Deadline deadline, CompletableFuture<T> work) {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        ScheduledFuture<?> expiry = timer.schedule(() -> answer.completeExceptionally(
+                ServiceUnavailableException.deadline()), Math.max(1, deadline.remainingNanos()), TimeUnit.NANOSECONDS);
+        work.whenComplete((value, failure) -> {
+            expiry.cancel(false);
+            if (failure == null) {
+                answer.complete(value);
+            } else {
+                answer.completeExceptionally(failure);
+            }
+        });
+        return answer;
+    }
+
+    @PreDestroy
+    void shutdown() {
+        timer.shutdownNow();
+    }
+}
