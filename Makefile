@@ -31,3 +31,28 @@ test-db-up:
 
 test-db-down:
 	$(TEST_STACK) db-down test
+
+# --- Kubernetes (kind / minikube) --------------------------------------------------------------------------------
+# Needs docker, kind (or minikube: CLUSTER_TOOL=minikube), kubectl and helm; none of them is needed by `make test`,
+# which renders and checks the chart with embedded Helm (module helm/). See README "Kubernetes" and k8s/kind.sh.
+.PHONY: images kind-up kind-down load storm
+
+## images: build the auth-service, registration-service and loadtest images (tag = the chart's appVersion)
+images:
+	k8s/kind.sh images
+
+## kind-up: create the kind cluster, build and load the images, helm install the chart, run helm test
+kind-up:
+	k8s/kind.sh up
+
+## load: run the load generator as a Job in the cluster and copy its report to target/k8s-report/
+load:
+	k8s/kind.sh load
+
+## storm: an emqtt-bench MQTT connection storm through EMQX (distinct client-id range per pod)
+storm:
+	k8s/kind.sh storm
+
+## kind-down: delete the kind cluster
+kind-down:
+	k8s/kind.sh down

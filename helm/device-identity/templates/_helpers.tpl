@@ -1,0 +1,231 @@
+{{/* ----- Names and labels ---------------------------------------------------------------------------------- */}}
+
+{{- define "device-identity.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "device-identity.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Name of one component's objects: (dict "root" $ "component" "auth-service") */}}
+{{- define "device-identity.componentName" -}}
+{{- printf "%s-%s" (include "device-identity.fullname" .root) .component | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "device-identity.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "device-identity.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "device-identity.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "device-identity.selectorLabels" . }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/part-of: device-identity
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+{{- end -}}
+
+{{- define "device-identity.image" -}}
+{{- printf "%s:%s" .image.repository (default .root.Chart.AppVersion (toString .image.tag)) -}}
+{{- end -}}
+
+{{/* Pods labelled so are admitted by the NetworkPolicies: load-test Jobs and the `helm test` Pod carry them. */}}
+{{- define "device-identity.authnClientLabel" -}}device-identity.io/authn-client{{- end -}}
+{{- define "device-identity.registrationClientLabel" -}}device-identity.io/registration-client{{- end -}}
+
+{{/* ----- Hosts ------------------------------------------------------------------------------------------------ */}}
+
+{{- define "device-identity.postgresHost" -}}
+{{- if .Values.postgresql.enabled -}}
+{{- include "device-identity.componentName" (dict "root" . "component" "postgresql") -}}
+{{- else -}}
+{{- required "postgresql.external.host must be set when postgresql.enabled=false" .Values.postgresql.external.host -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "device-identity.postgresPort" -}}
+{{- if .Values.postgresql.enabled -}}{{ .Values.postgresql.port }}{{- else -}}{{ .Values.postgresql.external.port }}{{- end -}}
+{{- end -}}
+
+{{- define "device-identity.authUrl" -}}
+{{- printf "http://%s.%s.svc:%d" (include "device-identity.componentName" (dict "root" . "component" "auth-service")) .Release.Namespace (int .Values.authService.port) -}}
+{{- end -}}
+
+{{/* ----- Secrets that are generated once and kept across upgrades -------------------------------------------- */}}
+
+{{/*
+A generated value is looked up in the Secret the release already has, so an upgrade keeps it; on first install it is
+random. It is cached in .Values so that every template of one render sees the same value (the database password
+appears in the services' Secret, PgBouncer's userlist and PostgreSQL's Secret).
+Args: (dict "root" $ "secret" <name> "key" <key> "cacheKey" <name>)
+*/}}
+{{- define "device-identity.generated" -}}
+{{- $cache := default dict .root.Values._generated -}}
+{{- if not (hasKey $cache .cacheKey) -}}
+{{- $value := randAlphaNum 32 -}}
+{{- $existing := lookup "v1" "Secret" .root.Release.Namespace .secret -}}
+{{- if and $existing $existing.data (hasKey $existing.data .key) -}}
+{{- $value = index $existing.data .key | b64dec -}}
+{{- end -}}
+{{- $_ := set $cache .cacheKey $value -}}
+{{- $_ := set .root.Values "_generated" $cache -}}
+{{- end -}}
+{{- index $cache .cacheKey -}}
+{{- end -}}
+
+{{- define "device-identity.dbSecretName" -}}
+{{- include "device-identity.componentName" (dict "root" . "component" "db") -}}
+{{- end -}}
+
+{{- define "device-identity.dbPassword" -}}
+{{- if .Values.database.password -}}
+{{- .Values.database.password -}}
+{{- else -}}
+{{- include "device-identity.generated" (dict "root" . "secret" (include "device-identity.dbSecretName" .) "key" "password" "cacheKey" "dbPassword") -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "device-identity.tokensSecretName" -}}
+{{- if .Values.registrationService.existingSecret -}}
+{{- .Values.registrationService.existingSecret -}}
+{{- else -}}
+{{- include "device-identity.componentName" (dict "root" . "component" "registration-tokens") -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "device-identity.registrationTokens" -}}
+{{- if .Values.registrationService.tokens -}}
+{{- join "," .Values.registrationService.tokens -}}
+{{- else -}}
+{{- include "device-identity.generated" (dict "root" . "secret" (include "device-identity.tokensSecretName" .) "key" "tokens" "cacheKey" "tokens") -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "device-identity.emqxDashboardPassword" -}}
+{{- if .Values.emqx.dashboard.password -}}
+{{- .Values.emqx.dashboard.password -}}
+{{- else -}}
+{{- include "device-identity.generated" (dict "root" . "secret" (include "device-identity.componentName" (dict "root" . "component" "emqx")) "key" "dashboard-password" "cacheKey" "emqxDashboard") -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "device-identity.emqxNodeCookie" -}}
+{{- if .Values.emqx.nodeCookie -}}
+{{- .Values.emqx.nodeCookie -}}
+{{- else -}}
+{{- include "device-identity.generated" (dict "root" . "secret" (include "device-identity.componentName" (dict "root" . "component" "emqx")) "key" "node-cookie" "cacheKey" "emqxCookie") -}}
+{{- end -}}
+{{- end -}}
+
+{{/* ----- Arithmetic on values ------------------------------------------------------------------------------- */}}
+
+{{/* A duration ("100ms", "4s", "1m", "2h") in milliseconds. Helm has no duration type, so values use this form. */}}
+{{- define "device-identity.millis" -}}
+{{- $s := toString . -}}
+{{- if regexMatch "^[0-9]+ms$" $s -}}
+{{- trimSuffix "ms" $s | int64 -}}
+{{- else if regexMatch "^[0-9]+s$" $s -}}
+{{- mul (trimSuffix "s" $s | int64) 1000 -}}
+{{- else if regexMatch "^[0-9]+m$" $s -}}
+{{- mul (trimSuffix "m" $s | int64) 60000 -}}
+{{- else if regexMatch "^[0-9]+h$" $s -}}
+{{- mul (trimSuffix "h" $s | int64) 3600000 -}}
+{{- else -}}
+{{- fail (printf "cannot read the duration %q: write a whole number with ms, s, m or h (100ms, 4s, 1m)" $s) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* A duration in whole seconds, for PgBouncer's ini (1.18 reads plain seconds). */}}
+{{- define "device-identity.seconds" -}}
+{{- $ms := include "device-identity.millis" . | int64 -}}
+{{- if mod $ms 1000 -}}
+{{- fail (printf "PgBouncer takes whole seconds: %q is not" (toString .)) -}}
+{{- end -}}
+{{- div $ms 1000 -}}
+{{- end -}}
+
+{{/* A CPU quantity ("2", 2, "1500m", 0.5) in millicores. */}}
+{{- define "device-identity.cpuMillis" -}}
+{{- $s := toString . -}}
+{{- if regexMatch "^[0-9]+m$" $s -}}
+{{- trimSuffix "m" $s | int64 -}}
+{{- else if regexMatch "^[0-9]+(\\.[0-9]+)?$" $s -}}
+{{- mulf (float64 $s) 1000 | ceil | int64 -}}
+{{- else -}}
+{{- fail (printf "cannot read the CPU quantity %q (use 2, \"1500m\" or 0.5)" $s) -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The numbers one service runs with, derived from its values; every template and check reads them from here.
+Args: (dict "root" $ "svc" .Values.authService "key" "authService"). Returns JSON:
+  deadlineMs, concurrency, queue, admitted (concurrency + queue), minReplicas, maxReplicas, pool
+*/}}
+{{- define "device-identity.sizing" -}}
+{{- $svc := .svc -}}
+{{- $deadlineMs := include "device-identity.millis" $svc.overload.deadline | int64 -}}
+{{- $bcryptMs := .root.Values.bcrypt.millis | int64 -}}
+{{- $concurrency := 0 -}}
+{{- if $svc.overload.bcryptConcurrency -}}
+{{- $concurrency = $svc.overload.bcryptConcurrency | int64 -}}
+{{- else -}}
+{{- $cpu := "" -}}
+{{- if and $svc.resources $svc.resources.limits -}}{{- $cpu = $svc.resources.limits.cpu -}}{{- end -}}
+{{- if not $cpu -}}
+{{- fail (printf "%s: set resources.limits.cpu (bcrypt concurrency follows it) or overload.bcryptConcurrency" .key) -}}
+{{- end -}}
+{{- $milli := include "device-identity.cpuMillis" $cpu | int64 -}}
+{{- $concurrency = div (add $milli 999) 1000 -}}
+{{- end -}}
+{{- $queue := 0 -}}
+{{- if kindIs "invalid" $svc.overload.bcryptQueue -}}
+{{- $queue = mul (div $deadlineMs $bcryptMs) $concurrency -}}
+{{- else -}}
+{{- $queue = $svc.overload.bcryptQueue | int64 -}}
+{{- end -}}
+{{- $min := $svc.replicas | int64 -}}
+{{- $max := $svc.replicas | int64 -}}
+{{- if $svc.autoscaling.enabled -}}
+{{- $min = $svc.autoscaling.minReplicas | int64 -}}
+{{- $max = $svc.autoscaling.maxReplicas | int64 -}}
+{{- end -}}
+{{- dict "deadlineMs" $deadlineMs "concurrency" $concurrency "queue" $queue "admitted" (add $concurrency $queue) "minReplicas" $min "maxReplicas" $max "pool" ($svc.db.poolMaxSize | int64) | toJson -}}
+{{- end -}}
+
+{{- define "device-identity.authSizing" -}}
+{{- include "device-identity.sizing" (dict "root" . "svc" .Values.authService "key" "authService") -}}
+{{- end -}}
+
+{{- define "device-identity.registrationSizing" -}}
+{{- include "device-identity.sizing" (dict "root" . "svc" .Values.registrationService "key" "registrationService") -}}
+{{- end -}}
+
+{{/* ----- Security contexts ---------------------------------------------------------------------------------- */}}
+
+{{- define "device-identity.containerSecurityContext" -}}
+allowPrivilegeEscalation: false
+readOnlyRootFilesystem: true
+runAsNonRoot: true
+capabilities:
+  drop: ["ALL"]
+{{- end -}}
+
+{{- define "device-identity.podSecurityContext" -}}
+runAsNonRoot: true
+runAsUser: {{ .uid }}
+runAsGroup: {{ .uid }}
+fsGroup: {{ .uid }}
+seccompProfile:
+  type: RuntimeDefault
+{{- end -}}

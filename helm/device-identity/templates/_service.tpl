@@ -1,0 +1,261 @@
+{{/*
+auth-service and registration-service are deployed the same way; these templates take
+(dict "root" $ "component" "auth-service" "key" "authService") and are rendered from auth-service.yaml and
+registration-service.yaml.
+*/}}
+
+{{/* The environment both Quarkus services read (non-secret part); see the services' application.properties. */}}
+{{- define "device-identity.service.configmap" -}}
+{{- $root := .root -}}
+{{- $svc := index $root.Values .key -}}
+{{- $sizing := include "device-identity.sizing" (dict "root" $root "svc" $svc "key" .key) | fromJson -}}
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ include "device-identity.componentName" . }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "device-identity.labels" . | nindent 4 }}
+data:
+  {{- if eq .component "auth-service" }}
+  AUTH_PORT: {{ $svc.port | quote }}
+  {{- else }}
+  REGISTRATION_PORT: {{ $svc.port | quote }}
+  {{- end }}
+  # Reads and writes go through PgBouncer (transaction pooling).
+  IDENTITY_DB_HOST: {{ include "device-identity.componentName" (dict "root" $root "component" "pgbouncer") | quote }}
+  IDENTITY_DB_PORT: {{ $root.Values.pgbouncer.port | quote }}
+  IDENTITY_DB_NAME: {{ $root.Values.database.name | quote }}
+  IDENTITY_DB_USER: {{ $root.Values.database.user | quote }}
+  QUARKUS_DATASOURCE_JDBC_MAX_SIZE: {{ $svc.db.poolMaxSize | quote }}
+  QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT: {{ $svc.db.acquisitionTimeout | quote }}
+  IDENTITY_OVERLOAD_DEADLINE: {{ $svc.overload.deadline | quote }}
+  # Derived: ceil(resources.limits.cpu) and floor(deadline / bcrypt.millis) x concurrency unless set explicitly.
+  IDENTITY_OVERLOAD_BCRYPT_CONCURRENCY: {{ $sizing.concurrency | int64 | quote }}
+  IDENTITY_OVERLOAD_BCRYPT_QUEUE: {{ $sizing.queue | int64 | quote }}
+  IDENTITY_OVERLOAD_BCRYPT_EXPECTED_DURATION: {{ printf "%dms" ($root.Values.bcrypt.millis | int64) | quote }}
+  {{- if eq .component "auth-service" }}
+  IDENTITY_AUTH_UNKNOWN_DEVICE: {{ $svc.unknownDevice | quote }}
+  IDENTITY_AUTH_RATE_LIMIT_ATTEMPTS: {{ $svc.rateLimit.attempts | quote }}
+  IDENTITY_AUTH_RATE_LIMIT_PERIOD: {{ $svc.rateLimit.period | quote }}
+  # registration-service owns the schema.
+  IDENTITY_SCHEMA_MIGRATE: "false"
+  {{- else }}
+  # Flyway migrates directly against PostgreSQL at start-up, never through PgBouncer (transaction pooling breaks
+  # advisory locks and cached plans after DDL). The NetworkPolicy lets this service, and only it, reach PostgreSQL.
+  IDENTITY_SCHEMA_MIGRATE: "true"
+  IDENTITY_SCHEMA_HOST: {{ include "device-identity.postgresHost" $root | quote }}
+  IDENTITY_SCHEMA_PORT: {{ include "device-identity.postgresPort" $root | quote }}
+  {{- end }}
+{{- end -}}
+
+{{/* Secrets the pods read at start; tokens from an existingSecret are the owner's to roll. */}}
+{{- define "device-identity.service.secretChecksum" -}}
+{{- $secrets := list (include "device-identity.dbPassword" .root) -}}
+{{- if and (eq .component "registration-service") (not .root.Values.registrationService.existingSecret) -}}
+{{- $secrets = append $secrets (include "device-identity.registrationTokens" .root) -}}
+{{- end -}}
+{{- join "|" $secrets | sha256sum -}}
+{{- end -}}
+
+{{- define "device-identity.service.deployment" -}}
+{{- $root := .root -}}
+{{- $svc := index $root.Values .key -}}
+{{- $ctx := . -}}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ include "device-identity.componentName" . }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "device-identity.labels" . | nindent 4 }}
+spec:
+  {{- if not $svc.autoscaling.enabled }}
+  replicas: {{ $svc.replicas }}
+  {{- end }}
+  revisionHistoryLimit: 5
+  selector:
+    matchLabels:
+      {{- include "device-identity.selectorLabels" . | nindent 6 }}
+  strategy:
+    type: RollingUpdate
+    rollingUpdate:
+      # Never below the current capacity during a rollout: the auth tier's admitted work is sized per replica.
+      maxUnavailable: 0
+      maxSurge: 1
+  template:
+    metadata:
+      labels:
+        {{- include "device-identity.labels" . | nindent 8 }}
+      annotations:
+        # Roll the pods when their configuration or secrets change (env is read only at start).
+        checksum/config: {{ include "device-identity.service.configmap" . | sha256sum }}
+        checksum/secret: {{ include "device-identity.service.secretChecksum" . }}
+        {{- with $svc.podAnnotations }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+    spec:
+      automountServiceAccountToken: false
+      {{- with $root.Values.imagePullSecrets }}
+      imagePullSecrets:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      securityContext:
+        # 185 is the user of the Quarkus/UBI OpenJDK base images.
+        {{- include "device-identity.podSecurityContext" (dict "uid" 185) | nindent 8 }}
+      containers:
+        - name: {{ .component }}
+          image: {{ include "device-identity.image" (dict "root" $root "image" $svc.image) | quote }}
+          imagePullPolicy: {{ $svc.image.pullPolicy }}
+          ports:
+            - name: http
+              containerPort: {{ $svc.port }}
+              protocol: TCP
+          envFrom:
+            - configMapRef:
+                name: {{ include "device-identity.componentName" . }}
+          env:
+            - name: IDENTITY_DB_PASSWORD
+              valueFrom:
+                secretKeyRef:
+                  name: {{ include "device-identity.dbSecretName" $root }}
+                  key: password
+            {{- if eq .component "registration-service" }}
+            - name: REGISTRATION_TOKENS
+              valueFrom:
+                secretKeyRef:
+                  name: {{ include "device-identity.tokensSecretName" $root }}
+                  key: tokens
+            {{- end }}
+            {{- with $svc.extraEnv }}
+            {{- toYaml . | nindent 12 }}
+            {{- end }}
+          startupProbe:
+            httpGet:
+              path: /q/health/started
+              port: http
+            periodSeconds: 2
+            failureThreshold: 60
+          livenessProbe:
+            httpGet:
+              path: /q/health/live
+              port: http
+            periodSeconds: 10
+            timeoutSeconds: 2
+            failureThreshold: 3
+          readinessProbe:
+            httpGet:
+              path: /q/health/ready
+              port: http
+            periodSeconds: 5
+            timeoutSeconds: 2
+            failureThreshold: 2
+          resources:
+            {{- toYaml $svc.resources | nindent 12 }}
+          securityContext:
+            {{- include "device-identity.containerSecurityContext" . | nindent 12 }}
+          volumeMounts:
+            # The root filesystem is read-only; the JVM and Vert.x need a scratch directory.
+            - name: tmp
+              mountPath: /tmp
+      volumes:
+        - name: tmp
+          emptyDir:
+            sizeLimit: 64Mi
+      {{- with $svc.nodeSelector }}
+      nodeSelector:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $svc.tolerations }}
+      tolerations:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $svc.affinity }}
+      affinity:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+{{- end -}}
+
+{{- define "device-identity.service.service" -}}
+{{- $svc := index .root.Values .key -}}
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ include "device-identity.componentName" . }}
+  namespace: {{ .root.Release.Namespace }}
+  labels:
+    {{- include "device-identity.labels" . | nindent 4 }}
+spec:
+  type: ClusterIP
+  selector:
+    {{- include "device-identity.selectorLabels" . | nindent 4 }}
+  ports:
+    - name: http
+      port: {{ $svc.port }}
+      targetPort: http
+      protocol: TCP
+{{- end -}}
+
+{{- define "device-identity.service.hpa" -}}
+{{- $svc := index .root.Values .key -}}
+{{- if $svc.autoscaling.enabled -}}
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: {{ include "device-identity.componentName" . }}
+  namespace: {{ .root.Release.Namespace }}
+  labels:
+    {{- include "device-identity.labels" . | nindent 4 }}
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: {{ include "device-identity.componentName" . }}
+  minReplicas: {{ $svc.autoscaling.minReplicas }}
+  # The connection invariants are checked at this maximum.
+  maxReplicas: {{ $svc.autoscaling.maxReplicas }}
+  metrics:
+    # bcrypt is CPU: CPU utilisation is the load signal.
+    - type: Resource
+      resource:
+        name: cpu
+        target:
+          type: Utilization
+          averageUtilization: {{ $svc.autoscaling.targetCPUUtilizationPercentage }}
+{{- end -}}
+{{- end -}}
+
+{{- define "device-identity.service.pdb" -}}
+{{- $svc := index .root.Values .key -}}
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: {{ include "device-identity.componentName" . }}
+  namespace: {{ .root.Release.Namespace }}
+  labels:
+    {{- include "device-identity.labels" . | nindent 4 }}
+spec:
+  {{- if hasKey $svc.pdb "maxUnavailable" }}
+  maxUnavailable: {{ $svc.pdb.maxUnavailable }}
+  {{- else }}
+  minAvailable: {{ $svc.pdb.minAvailable }}
+  {{- end }}
+  selector:
+    matchLabels:
+      {{- include "device-identity.selectorLabels" . | nindent 6 }}
+{{- end -}}
+
+{{- define "device-identity.service.all" -}}
+{{ include "device-identity.service.configmap" . }}
+---
+{{ include "device-identity.service.deployment" . }}
+---
+{{ include "device-identity.service.service" . }}
+---
+{{ include "device-identity.service.pdb" . }}
+{{- $hpa := include "device-identity.service.hpa" . }}
+{{- if $hpa }}
+---
+{{ $hpa }}
+{{- end }}
+{{- end -}}

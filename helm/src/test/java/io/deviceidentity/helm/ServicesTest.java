@@ -1,0 +1,187 @@
+package io.deviceidentity.helm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+
+/** auth-service and registration-service: what the chart promises for each (issue 5, first bullet). */
+class ServicesTest {
+
+    private static final Chart.Rendered DEFAULTS = Chart.render();
+
+    @ParameterizedTest
+    @ValueSource(strings = {"auth-service", "registration-service"})
+    void eachServiceHasACpuHpaOnAutoscalingV2(String component) {
+        HorizontalPodAutoscaler hpa = DEFAULTS.get(HorizontalPodAutoscaler.class, Chart.name(component));
+        assertEquals("autoscaling/v2", hpa.getApiVersion());
+        MetricSpec metric = hpa.getSpec().getMetrics().get(0);
+        assertEquals("cpu", metric.getResource().getName());
+        assertEquals("Utilization", metric.getResource().getTarget().getType());
+        assertEquals(70, metric.getResource().getTarget().getAverageUtilization());
+        // The HPA owns the replica count.
+        assertNull(DEFAULTS.get(Deployment.class, Chart.name(component)).getSpec().getReplicas());
+    }
+
+    @Test
+    void withoutAutoscalingTheDeploymentCarriesTheReplicaCount() {
+        Chart.Rendered rendered = Chart.render(Chart.set("authService.autoscaling.enabled", false, "authService.replicas", 3));
+        rendered.assertAbsent(HorizontalPodAutoscaler.class, Chart.name("auth-service"));
+        assertEquals(3, rendered.get(Deployment.class, Chart.name("auth-service")).getSpec().getReplicas());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"auth-service", "registration-service"})
+    void probesUseTheQuarkusHealthEndpointsOnTheServicePort(String component) {
+        Container c = container(DEFAULTS, component);
+        assertEquals("/q/health/started", c.getStartupProbe().getHttpGet().getPath());
+        assertEquals("/q/health/live", c.getLivenessProbe().getHttpGet().getPath());
+        assertEquals("/q/health/ready", c.getReadinessProbe().getHttpGet().getPath());
+        assertEquals("http", c.getReadinessProbe().getHttpGet().getPort().getStrVal());
+        int port = component.equals("auth-service") ? 8081 : 8082;
+        assertEquals(port, c.getPorts().get(0).getContainerPort());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"auth-service", "registration-service"})
+    void containersRunNonRootWithAReadOnlyRootFilesystem(String component) {
+        PodSpec pod = DEFAULTS.get(Deployment.class, Chart.name(component)).getSpec().getTemplate().getSpec();
+        assertTrue(pod.getSecurityContext().getRunAsNonRoot());
+        assertNotEquals(0L, pod.getSecurityContext().getRunAsUser());
+        assertEquals("RuntimeDefault", pod.getSecurityContext().getSeccompProfile().getType());
+        assertFalse(pod.getAutomountServiceAccountToken());
+        Container c = pod.getContainers().get(0);
+        assertTrue(c.getSecurityContext().getReadOnlyRootFilesystem());
+        assertFalse(c.getSecurityContext().getAllowPrivilegeEscalation());
+        assertEquals(List.of("ALL"), c.getSecurityContext().getCapabilities().getDrop());
+        assertNotNull(c.getResources().getLimits().get("cpu"));
+        assertNotNull(c.getResources().getLimits().get("memory"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"auth-service", "registration-service"})
+    void eachServiceHasAPodDisruptionBudget(String component) {
+        PodDisruptionBudget pdb = DEFAULTS.get(PodDisruptionBudget.class, Chart.name(component));
+        assertEquals("policy/v1", pdb.getApiVersion());
+    }
+
+    @Test
+    void authServiceGetsTheWholeEnvironmentContract() {
+        Map<String, String> env = env(DEFAULTS, "auth-service");
+        assertEquals(Map.ofEntries(
+                Map.entry("AUTH_PORT", "8081"),
+                Map.entry("IDENTITY_DB_HOST", Chart.name("pgbouncer")),
+                Map.entry("IDENTITY_DB_PORT", "5432"),
+                Map.entry("IDENTITY_DB_NAME", "identity"),
+                Map.entry("IDENTITY_DB_USER", "identity"),
+                Map.entry("QUARKUS_DATASOURCE_JDBC_MAX_SIZE", "10"),
+                Map.entry("QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT", "1s"),
+                Map.entry("IDENTITY_OVERLOAD_DEADLINE", "4s"),
+                Map.entry("IDENTITY_OVERLOAD_BCRYPT_CONCURRENCY", "2"),
+                Map.entry("IDENTITY_OVERLOAD_BCRYPT_QUEUE", "80"),
+                Map.entry("IDENTITY_OVERLOAD_BCRYPT_EXPECTED_DURATION", "100ms"),
+                Map.entry("IDENTITY_AUTH_UNKNOWN_DEVICE", "deny"),
+                Map.entry("IDENTITY_AUTH_RATE_LIMIT_ATTEMPTS", "10"),
+                Map.entry("IDENTITY_AUTH_RATE_LIMIT_PERIOD", "1m"),
+                Map.entry("IDENTITY_SCHEMA_MIGRATE", "false")), env);
+    }
+
+    @Test
+    void registrationServiceMigratesDirectlyAgainstPostgresql() {
+        Map<String, String> env = env(DEFAULTS, "registration-service");
+        assertEquals("8082", env.get("REGISTRATION_PORT"));
+        assertEquals(Chart.name("pgbouncer"), env.get("IDENTITY_DB_HOST"));
+        assertEquals("true", env.get("IDENTITY_SCHEMA_MIGRATE"));
+        assertEquals(Chart.name("postgresql"), env.get("IDENTITY_SCHEMA_HOST"));
+        assertEquals("5432", env.get("IDENTITY_SCHEMA_PORT"));
+        assertEquals("1", env.get("IDENTITY_OVERLOAD_BCRYPT_CONCURRENCY"), "ceil(limits.cpu 1)");
+        assertEquals("40", env.get("IDENTITY_OVERLOAD_BCRYPT_QUEUE"), "floor(4000 ms / 100 ms) x 1");
+        assertFalse(env.containsKey("IDENTITY_AUTH_UNKNOWN_DEVICE"));
+    }
+
+    @Test
+    void externalDatabaseIsWhereMigrationsGo() {
+        Map<String, String> env = env(Chart.render(Chart.set("postgresql.enabled", false,
+                "postgresql.external.host", "db.example.internal", "postgresql.external.port", 6543)), "registration-service");
+        assertEquals("db.example.internal", env.get("IDENTITY_SCHEMA_HOST"));
+        assertEquals("6543", env.get("IDENTITY_SCHEMA_PORT"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"auth-service", "registration-service"})
+    void passwordsAndTokensComeFromSecretsNotFromTheConfigMap(String component) {
+        Container c = container(DEFAULTS, component);
+        Set<String> fromSecrets = Set.copyOf(c.getEnv().stream()
+                .filter(e -> e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null)
+                .map(EnvVar::getName).toList());
+        assertTrue(fromSecrets.contains("IDENTITY_DB_PASSWORD"));
+        assertEquals(component.equals("registration-service"), fromSecrets.contains("REGISTRATION_TOKENS"));
+        assertTrue(c.getEnv().stream().allMatch(e -> e.getValue() == null), "no literal env values: " + c.getEnv());
+        Map<String, String> config = env(DEFAULTS, component);
+        assertFalse(config.containsKey("IDENTITY_DB_PASSWORD"));
+        assertFalse(config.values().contains("test-db-password"));
+    }
+
+    @Test
+    void bcryptConcurrencyIsTheCeilingOfTheCpuLimitAndTheQueueWhatFinishesBeforeTheDeadline() {
+        Map<String, String> env = env(Chart.render(Chart.set("authService.resources.limits.cpu", "1500m",
+                "authService.overload.deadline", "5s", "bcrypt.millis", 75)), "auth-service");
+        assertEquals("2", env.get("IDENTITY_OVERLOAD_BCRYPT_CONCURRENCY"), "ceil(1.5)");
+        assertEquals("132", env.get("IDENTITY_OVERLOAD_BCRYPT_QUEUE"), "floor(5000 / 75) x 2");
+        assertEquals("75ms", env.get("IDENTITY_OVERLOAD_BCRYPT_EXPECTED_DURATION"));
+        assertEquals("5s", env.get("IDENTITY_OVERLOAD_DEADLINE"));
+    }
+
+    @Test
+    void explicitBcryptConcurrencyAndQueueWinOverTheDerivation() {
+        Map<String, String> env = env(Chart.render(Chart.set("authService.overload.bcryptConcurrency", 4,
+                "authService.overload.bcryptQueue", 20)), "auth-service");
+        assertEquals("4", env.get("IDENTITY_OVERLOAD_BCRYPT_CONCURRENCY"));
+        assertEquals("20", env.get("IDENTITY_OVERLOAD_BCRYPT_QUEUE"));
+    }
+
+    @Test
+    void aChangedSettingChangesTheConfigChecksumAndSoRollsThePods() {
+        String before = checksum(DEFAULTS, "auth-service", "checksum/config");
+        assertEquals(before, checksum(Chart.render(), "auth-service", "checksum/config"), "stable across renders");
+        assertNotEquals(before, checksum(Chart.render(Chart.set("authService.db.poolMaxSize", 9)), "auth-service", "checksum/config"));
+        assertNotEquals(checksum(DEFAULTS, "auth-service", "checksum/secret"),
+                checksum(Chart.render(Chart.set("database.password", "another-password")), "auth-service", "checksum/secret"));
+    }
+
+    static Container container(Chart.Rendered rendered, String component) {
+        return rendered.get(Deployment.class, Chart.name(component)).getSpec().getTemplate().getSpec().getContainers().get(0);
+    }
+
+    /** The environment from the component's ConfigMap (envFrom). */
+    static Map<String, String> env(Chart.Rendered rendered, String component) {
+        Container c = container(rendered, component);
+        assertEquals(Chart.name(component), c.getEnvFrom().get(0).getConfigMapRef().getName());
+        return rendered.get(ConfigMap.class, Chart.name(component)).getData();
+    }
+
+    private static String checksum(Chart.Rendered rendered, String component, String key) {
+        String value = rendered.get(Deployment.class, Chart.name(component)).getSpec().getTemplate().getMetadata().getAnnotations().get(key);
+        assertNotNull(value, key);
+        return value;
+    }
+}

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Kubernetes end to end: build the images, load them into a kind (or minikube) cluster, install the chart, run load.
+#
+#   k8s/kind.sh images     build the three images (needs docker and the Dockerfiles, see below)
+#   k8s/kind.sh up         create the cluster if missing, build + load the images, helm install, helm test
+#   k8s/kind.sh load       run the load generator Job (k8s/jobs/loadtest-job.yaml) and copy its report to REPORT_DIR
+#   k8s/kind.sh storm      seed bench devices and run the emqtt-bench connection storm (k8s/jobs/emqtt-bench-conn-job.yaml)
+#   k8s/kind.sh down       delete the kind cluster
+#
+# Environment: CLUSTER_TOOL=kind|minikube (kind), CLUSTER (device-identity; kind-action in CI names it
+# chart-testing: pass CLUSTER=chart-testing there), NAMESPACE (identity), RELEASE (device-identity; the Jobs in
+# k8s/jobs/ address the release's Services by this name), VALUES (helm/device-identity/ci/kind-values.yaml),
+# REPORT_DIR (target/k8s-report), SKIP_BUILD=1 to reuse images already built.
+#
+# Images: auth-service/src/main/docker/Dockerfile.jvm, registration-service/src/main/docker/Dockerfile.jvm and
+# loadtest/Dockerfile are built here but written by their modules (the Quarkus JVM Dockerfiles expect
+# `mvn package` output in target/quarkus-app).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+COMMAND=${1:-}
+: "${CLUSTER_TOOL:=kind}" "${CLUSTER:=device-identity}" "${NAMESPACE:=identity}" "${RELEASE:=device-identity}"
+: "${VALUES:=$ROOT/helm/device-identity/ci/kind-values.yaml}" "${REPORT_DIR:=$ROOT/target/k8s-report}"
+CHART=$ROOT/helm/device-identity
+VERSION=$(sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$CHART/Chart.yaml")
+IMAGES=(auth-service registration-service loadtest)
+
+log() { printf '[k8s] %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+need() { for tool in "$@"; do command -v "$tool" >/dev/null 2>&1 || die "$tool is needed"; done; }
+
+dockerfile() {
+  case "$1" in
+    loadtest) echo "$ROOT/loadtest/Dockerfile" ;;
+    *) echo "$ROOT/$1/src/main/docker/Dockerfile.jvm" ;;
+  esac
+}
+
+images() {
+  need docker mvn
+  for image in "${IMAGES[@]}"; do
+    [[ -f "$(dockerfile "$image")" ]] || die "$(dockerfile "$image") is missing (written by the $image module)"
+  done
+  if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+    log "building the jars (mvn -DskipTests package)"
+    (cd "$ROOT" && mvn -B -q -DskipTests package)
+  fi
+  for image in "${IMAGES[@]}"; do
+    log "building device-identity/$image:$VERSION"
+    docker build -q -f "$(dockerfile "$image")" -t "device-identity/$image:$VERSION" "$ROOT/$image" >/dev/null
+  done
+}
+
+load_images() {
+  for image in "${IMAGES[@]}"; do
+    log "loading device-identity/$image:$VERSION into $CLUSTER_TOOL cluster $CLUSTER"
+    case "$CLUSTER_TOOL" in
+      kind) kind load docker-image "device-identity/$image:$VERSION" --name "$CLUSTER" ;;
+      minikube) minikube -p "$CLUSTER" image load "device-identity/$image:$VERSION" ;;
+      *) die "CLUSTER_TOOL must be kind or minikube" ;;
+    esac
+  done
+}
+
+cluster_up() {
+  case "$CLUSTER_TOOL" in
+    kind)
+      need kind
+      if kind get clusters 2>/dev/null | grep -qx "$CLUSTER"; then
+        log "kind cluster $CLUSTER exists"
+      else
+        kind create cluster --name "$CLUSTER" --config "$ROOT/k8s/kind-cluster.yaml" --wait 120s
+      fi ;;
+    minikube)
+      need minikube
+      # Calico: minikube's default CNI does not enforce NetworkPolicy.
+      minikube -p "$CLUSTER" status >/dev/null 2>&1 || minikube -p "$CLUSTER" start --cni=calico --cpus=4 --memory=8g ;;
+    *) die "CLUSTER_TOOL must be kind or minikube" ;;
+  esac
+}
+
+up() {
+  need kubectl helm
+  cluster_up
+  images
+  load_images
+  log "helm upgrade --install $RELEASE (namespace $NAMESPACE, values $VALUES)"
+  helm upgrade --install "$RELEASE" "$CHART" --namespace "$NAMESPACE" --create-namespace \
+    --values "$VALUES" --wait --timeout 10m
+  log "helm test $RELEASE"
+  helm test "$RELEASE" --namespace "$NAMESPACE" --logs --timeout 5m
+}
+
+# Waits until the Job's pod has its report container running (the load generator finished) or the Job failed.
+wait_for_report() {
+  local job=$1 pod phase
+  for _ in $(seq 1 400); do
+    pod=$(kubectl -n "$NAMESPACE" get pods -l "job-name=$job" -o jsonpath='{.items[0].metadata.name}' 2>/dev/null || true)
+    if [[ -n "$pod" ]]; then
+      phase=$(kubectl -n "$NAMESPACE" get pod "$pod" -o jsonpath='{.status.phase}')
+      [[ "$phase" == Running ]] && { echo "$pod"; return 0; }
+      [[ "$phase" == Failed ]] && { kubectl -n "$NAMESPACE" logs "$pod" -c loadtest --tail=100 >&2 || true; die "$job failed"; }
+    fi
+    sleep 5
+  done
+  die "$job did not finish in time"
+}
+
+load() {
+  need kubectl
+  local job=device-identity-loadtest pod
+  kubectl -n "$NAMESPACE" delete job "$job" --ignore-not-found >/dev/null
+  kubectl -n "$NAMESPACE" apply -f "$ROOT/k8s/jobs/loadtest-job.yaml"
+  log "load test running (kubectl -n $NAMESPACE logs -f job/$job -c loadtest)"
+  pod=$(wait_for_report "$job")
+  kubectl -n "$NAMESPACE" logs "$pod" -c loadtest --tail=40 >&2 || true
+  mkdir -p "$REPORT_DIR"
+  kubectl -n "$NAMESPACE" cp -c report "$pod:/reports" "$REPORT_DIR"
+  kubectl -n "$NAMESPACE" exec "$pod" -c report -- touch /reports/.fetched
+  kubectl -n "$NAMESPACE" wait --for=condition=complete "job/$job" --timeout=120s >/dev/null
+  log "report: $REPORT_DIR ($(ls "$REPORT_DIR" | tr '\n' ' '))"
+}
+
+# The storm's devices share one password, so one hash serves them all: seeding takes a second, not a bcrypt per device.
+seed_bench_devices() {
+  local total=$1
+  log "seeding bench-0..bench-$((total + 1)) (one bcrypt hash for all)"
+  kubectl -n "$NAMESPACE" exec -i "statefulset/$RELEASE-postgresql" -c postgresql -- \
+    sh -c 'psql -v ON_ERROR_STOP=1 -q -U "$POSTGRES_USER" -d "$POSTGRES_DB"' <<SQL
+CREATE EXTENSION IF NOT EXISTS pgcrypto;
+INSERT INTO device_credentials (client_id, password_hash)
+SELECT 'bench-' || n, h.hash FROM generate_series(0, $((total + 1))) AS n,
+  (SELECT crypt('bench-password', gen_salt('bf', 10)) AS hash) AS h
+WHERE NOT EXISTS (SELECT 1 FROM device_credentials WHERE client_id = 'bench-' || n);
+SQL
+}
+
+storm() {
+  need kubectl
+  local job=device-identity-emqtt-bench-conn file="$ROOT/k8s/jobs/emqtt-bench-conn-job.yaml" pods per_pod
+  pods=$(sed -n 's/^  completions: *\([0-9]*\)$/\1/p' "$file")
+  per_pod=$(grep -A1 'name: CLIENTS_PER_POD' "$file" | sed -n 's/.*value: *"\([0-9]*\)".*/\1/p')
+  seed_bench_devices $((pods * per_pod))
+  kubectl -n "$NAMESPACE" delete job "$job" --ignore-not-found >/dev/null
+  kubectl -n "$NAMESPACE" apply -f "$file"
+  log "connection storm: $pods pods x $per_pod clients"
+  kubectl -n "$NAMESPACE" wait --for=condition=complete "job/$job" --timeout=900s || true
+  kubectl -n "$NAMESPACE" logs -l "job-name=$job" --prefix --tail=20 || true
+}
+
+down() {
+  case "$CLUSTER_TOOL" in
+    kind) kind delete cluster --name "$CLUSTER" ;;
+    minikube) minikube -p "$CLUSTER" delete ;;
+  esac
+}
+
+case "$COMMAND" in
+  images) images ;;
+  up) up ;;
+  load) load ;;
+  storm) storm ;;
+  down) down ;;
+  *) sed -n '2,19p' "$0" >&2; exit 2 ;;
+esac
