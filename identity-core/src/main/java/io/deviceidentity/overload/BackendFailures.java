@@ -8,6 +8,8 @@ import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
+import org.jboss.logging.Logger;
+
 import io.smallrye.faulttolerance.api.RateLimitException;
 
 /**
@@ -15,6 +17,8 @@ import io.smallrye.faulttolerance.api.RateLimitException;
  * recognise is returned unchanged: an unexpected exception is a defect and must surface as a 500 with its stack.
  */
 public final class BackendFailures {
+
+    private static final Logger LOG = Logger.getLogger(BackendFailures.class);
 
     /** Seconds a caller should wait when the circuit is open: about the breaker's delay. */
     private static final int CIRCUIT_OPEN_RETRY_AFTER = 5;
@@ -32,6 +36,9 @@ public final class BackendFailures {
                     CIRCUIT_OPEN_RETRY_AFTER);
         }
         if (cause instanceof SQLException sql) {
+            // The outcome line names only the SQLSTATE; the driver's own words (no secrets: statements carry
+            // parameters separately) are there for operators who turn this category to DEBUG.
+            LOG.debug("database failure answered backend_unavailable", sql);
             return ServiceUnavailableException.backendUnavailable(describe(sql), 1);
         }
         if (cause instanceof BulkheadException || cause instanceof RejectedExecutionException
@@ -48,9 +55,6 @@ public final class BackendFailures {
     static String describe(SQLException sql) {
         String state = sql.getSQLState() == null ? "" : sql.getSQLState();
         String message = sql.getMessage() == null ? "" : sql.getMessage();
-        if (message.contains("acquisition timeout")) {
-            return "no database connection became free in time";
-        }
         if (message.contains("max_client_conn")) {
             return "PgBouncer refused the connection (max_client_conn)";
         }

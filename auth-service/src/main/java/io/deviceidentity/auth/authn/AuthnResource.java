@@ -1,6 +1,5 @@
 package io.deviceidentity.auth.authn;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import jakarta.ws.rs.Consumes;
@@ -15,12 +14,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.deviceidentity.auth.acl.DeviceAcl;
 import io.deviceidentity.http.Answer;
-import io.deviceidentity.http.ErrorResponses;
 import io.deviceidentity.http.JsonBodies;
+import io.deviceidentity.http.RequestAnswerer;
 import io.deviceidentity.metrics.MetricNames;
-import io.deviceidentity.metrics.Outcomes;
-import io.deviceidentity.overload.Deadline;
-import io.deviceidentity.overload.RequestDeadlines;
 import io.smallrye.common.annotation.NonBlocking;
 import io.vertx.ext.web.RoutingContext;
 
@@ -35,15 +31,12 @@ import io.vertx.ext.web.RoutingContext;
 public class AuthnResource {
 
     private final Authenticator authenticator;
-    private final RequestDeadlines deadlines;
-    private final Outcomes outcomes;
+    private final RequestAnswerer answerer;
     private final ObjectMapper json;
 
-    public AuthnResource(Authenticator authenticator, RequestDeadlines deadlines, Outcomes outcomes,
-            ObjectMapper json) {
+    public AuthnResource(Authenticator authenticator, RequestAnswerer answerer, ObjectMapper json) {
         this.authenticator = authenticator;
-        this.deadlines = deadlines;
-        this.outcomes = outcomes;
+        this.answerer = answerer;
         this.json = json;
     }
 
@@ -52,22 +45,9 @@ public class AuthnResource {
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
     public CompletionStage<Response> authenticate(byte[] body, @Context RoutingContext context) {
-        Deadline deadline = deadlines.of(context);
-        AuthnRequest request = null;
-        CompletionStage<AuthnOutcome> decision;
-        try {
-            AuthnRequest parsed = AuthnRequest.from(JsonBodies.object(json, body));
-            request = parsed;
-            decision = deadlines.blocking(deadline, () -> authenticator.authenticate(parsed, deadline));
-        } catch (RuntimeException failure) {
-            decision = CompletableFuture.failedFuture(failure);
-        }
-        String clientId = request == null ? null : request.clientId();
-        return decision.handle((outcome, failure) -> {
-            Answer answer = failure == null ? answer(outcome) : ErrorResponses.answerFor(failure);
-            outcomes.record(MetricNames.AUTHN_OUTCOMES, "authn", clientId, deadline, answer);
-            return answer.response();
-        });
+        return answerer.answer("authn", MetricNames.AUTHN_OUTCOMES, context,
+                () -> AuthnRequest.from(JsonBodies.object(json, body)), AuthnRequest::clientId,
+                (request, deadline) -> authenticator.authenticate(request, deadline).thenApply(AuthnResource::answer));
     }
 
     private static Answer answer(AuthnOutcome outcome) {

@@ -22,13 +22,10 @@ import io.deviceidentity.auth.credentials.CredentialReader;
 import io.deviceidentity.credentials.ClientIdPolicy;
 import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.http.Answer;
-import io.deviceidentity.http.ErrorResponses;
 import io.deviceidentity.http.JsonBodies;
+import io.deviceidentity.http.RequestAnswerer;
 import io.deviceidentity.metrics.MetricNames;
-import io.deviceidentity.metrics.Outcomes;
 import io.deviceidentity.overload.BackendFailures;
-import io.deviceidentity.overload.Deadline;
-import io.deviceidentity.overload.RequestDeadlines;
 import io.smallrye.common.annotation.NonBlocking;
 import io.vertx.ext.web.RoutingContext;
 
@@ -40,15 +37,12 @@ import io.vertx.ext.web.RoutingContext;
 public class AuthzResource {
 
     private final CredentialReader credentials;
-    private final RequestDeadlines deadlines;
-    private final Outcomes outcomes;
+    private final RequestAnswerer answerer;
     private final ObjectMapper json;
 
-    public AuthzResource(CredentialReader credentials, RequestDeadlines deadlines, Outcomes outcomes,
-            ObjectMapper json) {
+    public AuthzResource(CredentialReader credentials, RequestAnswerer answerer, ObjectMapper json) {
         this.credentials = credentials;
-        this.deadlines = deadlines;
-        this.outcomes = outcomes;
+        this.answerer = answerer;
         this.json = json;
     }
 
@@ -57,22 +51,9 @@ public class AuthzResource {
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
     public CompletionStage<Response> authorize(byte[] body, @Context RoutingContext context) {
-        Deadline deadline = deadlines.of(context);
-        AuthzRequest request = null;
-        CompletionStage<Answer> decision;
-        try {
-            AuthzRequest parsed = AuthzRequest.from(JsonBodies.object(json, body));
-            request = parsed;
-            decision = deadlines.blocking(deadline, () -> CompletableFuture.completedFuture(decide(parsed)));
-        } catch (RuntimeException failure) {
-            decision = CompletableFuture.failedFuture(failure);
-        }
-        String clientId = request == null ? null : request.clientId();
-        return decision.handle((decided, failure) -> {
-            Answer answer = failure == null ? decided : ErrorResponses.answerFor(failure);
-            outcomes.record(MetricNames.AUTHZ_OUTCOMES, "authz", clientId, deadline, answer);
-            return answer.response();
-        });
+        return answerer.answer("authz", MetricNames.AUTHZ_OUTCOMES, context,
+                () -> AuthzRequest.from(JsonBodies.object(json, body)), AuthzRequest::clientId,
+                (request, deadline) -> CompletableFuture.completedFuture(decide(request)));
     }
 
     private Answer decide(AuthzRequest request) {

@@ -1,0 +1,39 @@
+package io.deviceidentity.overload;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Locale;
+
+import javax.sql.DataSource;
+
+/**
+ * Takes a connection from a service's bounded pool. When none becomes free within the pool's acquisition timeout
+ * (Agroal: "Sorry, acquisition timeout!" while every connection is lent out, "Acquisition timeout while waiting for
+ * new connection" while the pool is still opening one), the request is refused as {@code overload}: a
+ * {@link ServiceUnavailableException}, which circuit breakers list in {@code skipOn}, not a database failure. With
+ * connections held for one short statement each, a long wait means this service is saturated (its threads are
+ * starved of CPU, or a burst outran a pool that opens connections one by one), and counting it as a database
+ * failure would open the circuit breaker during a storm while the database is fine. A database that really hangs
+ * still opens the breaker through the statements of the connections' holders, which time out.
+ */
+public final class PooledConnections {
+
+    private PooledConnections() {
+    }
+
+    public static Connection take(DataSource pool) throws SQLException {
+        try {
+            return pool.getConnection();
+        } catch (SQLException failure) {
+            if (isAcquisitionTimeout(failure)) {
+                throw ServiceUnavailableException.overload("no pooled database connection became free in time");
+            }
+            throw failure;
+        }
+    }
+
+    static boolean isAcquisitionTimeout(SQLException failure) {
+        String message = failure.getMessage();
+        return message != null && message.toLowerCase(Locale.ROOT).contains("acquisition timeout");
+    }
+}
