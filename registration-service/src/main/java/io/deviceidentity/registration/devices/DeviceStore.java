@@ -18,6 +18,7 @@ import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.credentials.CredentialRows;
 import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.credentials.DeviceStatus;
+import io.deviceidentity.overload.PooledConnections;
 import io.deviceidentity.overload.ServiceUnavailableException;
 import io.smallrye.faulttolerance.api.CircuitBreakerName;
 import io.smallrye.faulttolerance.api.RateLimitException;
@@ -28,8 +29,9 @@ import io.smallrye.faulttolerance.api.RateLimitException;
  * asks the pool for a second connection while holding one (the incident's deadlock), and nothing CPU-heavy happens
  * while a connection is held (the hash arrives ready-made).
  *
- * <p>The circuit breakers open only for database failures: overload exceptions are in {@code skipOn}, so "open"
- * keeps meaning "database down" and is answered at once with {@code backend_unavailable}. Numbers are configurable
+ * <p>The circuit breakers open only for database failures: overload exceptions, and a pool that had no connection
+ * to lend in time ({@link PooledConnections}), are in {@code skipOn}, so "open" keeps meaning "database down" and is
+ * answered at once with {@code backend_unavailable}. Numbers are configurable
  * under {@code quarkus.fault-tolerance."io.deviceidentity.registration.devices.DeviceStore/<method>".circuit-breaker.*}.
  */
 @ApplicationScoped
@@ -68,7 +70,7 @@ public class DeviceStore {
             skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
                     ServiceUnavailableException.class})
     public Saved save(String clientId, RegistrationRequest request, String passwordHash) throws SQLException {
-        try (Connection connection = dataSource.getConnection();
+        try (Connection connection = PooledConnections.take(dataSource);
                 PreparedStatement statement = connection.prepareStatement(UPSERT)) {
             statement.setString(1, clientId);
             statement.setString(2, request.username());
@@ -92,7 +94,7 @@ public class DeviceStore {
             skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
                     ServiceUnavailableException.class})
     public Optional<DeviceCredential> find(String clientId) throws SQLException {
-        try (Connection connection = dataSource.getConnection()) {
+        try (Connection connection = PooledConnections.take(dataSource)) {
             return rows.find(connection, clientId);
         }
     }
@@ -103,7 +105,7 @@ public class DeviceStore {
             skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
                     ServiceUnavailableException.class})
     public boolean revoke(String clientId) throws SQLException {
-        try (Connection connection = dataSource.getConnection();
+        try (Connection connection = PooledConnections.take(dataSource);
                 PreparedStatement statement = connection.prepareStatement(REVOKE)) {
             statement.setString(1, clientId);
             return statement.executeUpdate() == 1;
