@@ -46,7 +46,10 @@ public class PasswordHasher {
         return executor.submit(deadline, () -> compute(password));
     }
 
-    /** The CPU work itself, on a bcrypt thread. */
+    /**
+     * The CPU work itself, on a bcrypt thread. Overridable so that a test can hold a hash mid-way and look at the
+     * service meanwhile (src/test: PausableHasher); nothing in production overrides it.
+     */
     protected String compute(String password) {
         return Bcrypt.hash(password, cost);
     }

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.net.URI;
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -24,8 +23,6 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.agroal.api.AgroalDataSource;
-import io.smallrye.faulttolerance.api.CircuitBreakerMaintenance;
-import io.smallrye.faulttolerance.api.CircuitBreakerState;
 import io.deviceidentity.credentials.Bcrypt;
 import io.deviceidentity.registration.support.Database;
 import io.deviceidentity.registration.support.ParallelClient;
@@ -54,9 +51,6 @@ class SingleConnectionPoolTest {
 
     @Inject
     PausableHasher hasher;
-
-    @Inject
-    CircuitBreakerMaintenance circuitBreakers;
 
     @TestHTTPResource("/")
     URI base;
@@ -117,24 +111,5 @@ class SingleConnectionPoolTest {
         System.out.printf("max-size=1, 20 concurrent registrations at cost 10: %d x 201, %d x 503, %s%n", successes,
                 results.size() - successes, results.stream()
                         .collect(Collectors.groupingBy(ParallelClient.Result::status, Collectors.counting())));
-    }
-
-    @Test
-    void aBurstThatFindsThePoolEmptyIs503WithoutOpeningTheCircuit() throws Exception {
-        String prefix = uniquePrefix("pool-empty");
-        List<ParallelClient.Result> results;
-        try (Connection heldByTheTest = pool.getConnection();
-                ParallelClient client = new ParallelClient(base, NO_ANSWER_MEANS_DEADLOCK, 16)) {
-            // More failures than the breaker's requestVolumeThreshold (10): counted, they would open it.
-            results = client.putAll(12, i -> prefix + i, i -> passwordBody("no-connection"));
-        }
-        ObjectMapper json = new ObjectMapper();
-        for (ParallelClient.Result result : results) {
-            assertEquals(503, result.status(), result.clientId() + ": " + result.body());
-            assertEquals("backend_unavailable", json.readTree(result.body()).path("reason").asText());
-        }
-        assertEquals(0, Database.countWithPrefix(prefix));
-        assertEquals(CircuitBreakerState.CLOSED, circuitBreakers.currentState("device-store-save"));
-        api().body(passwordBody("pool-free-again")).put(PATH, prefix + "after").then().statusCode(201);
     }
 }
