@@ -17,8 +17,10 @@ import io.deviceidentity.registration.passwords.PasswordHasher;
  * a bcrypt thread, whose CPU is the hashing capacity, nor on the event loop).
  *
  * <p>The deadline is checked before the hash (by the executor) and again before the write: a request whose caller
- * has stopped waiting writes nothing. Once the write has begun its result is always answered, so an acknowledged
- * write is in the database and a refused one is not.
+ * has stopped waiting writes nothing. Once the write has begun its result is always answered, never cut short by
+ * the deadline, so an acknowledged write is in the database and a refused one is not. (The one exception is the
+ * database committing and the connection breaking before its reply arrives: answered 503, yet stored. PUT is
+ * idempotent, so the caller's retry makes that harmless.)
  */
 @ApplicationScoped
 public class DeviceRegistrar {
