@@ -207,19 +207,45 @@ up() {
     log "building the services (mvn -DskipTests package)"
     (cd "$ROOT" && mvn -B -q -DskipTests package) || die "build failed"
   fi
-  start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST=127.0.0.1 IDENTITY_SCHEMA_MIGRATE=true
+  # registration-service owns the schema: it starts first and migrates (directly against PostgreSQL); auth-service
+  # then finds the schema in place and does not migrate.
+  local token=${REGISTRATION_TOKEN:-dev-registration-token}
+  start_service registration-service "$REGISTRATION_PORT" REGISTRATION_PORT="$REGISTRATION_PORT" \
+    REGISTRATION_HOST=127.0.0.1 IDENTITY_SCHEMA_MIGRATE=true REGISTRATION_TOKENS="$token"
+  start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST=127.0.0.1 IDENTITY_SCHEMA_MIGRATE=false
   seed_demo_devices
+  local reg="http://127.0.0.1:$REGISTRATION_PORT" authn="http://127.0.0.1:$AUTH_PORT/mqtt/authn"
   cat <<MSG
 
 The local stack is up:
-  PostgreSQL    127.0.0.1:$PG_PORT      (data: $DATA_DIR)
-  PgBouncer     127.0.0.1:$PGBOUNCER_PORT      (transaction pooling)
-  auth-service  http://127.0.0.1:$AUTH_PORT   (log: $LOG_DIR/auth-service.log)
+  PostgreSQL            127.0.0.1:$PG_PORT      (data: $DATA_DIR)
+  PgBouncer             127.0.0.1:$PGBOUNCER_PORT      (transaction pooling)
+  registration-service  $reg   (log: $LOG_DIR/registration-service.log)
+  auth-service          http://127.0.0.1:$AUTH_PORT   (log: $LOG_DIR/auth-service.log)
+
+Registration API token (development only): $token
 
 Authenticate demo-device-1 the way EMQX does:
 
-  curl -i -X POST http://127.0.0.1:$AUTH_PORT/mqtt/authn -H 'content-type: application/json' \\
+  curl -i -X POST $authn -H 'content-type: application/json' \\
     -d '{"clientid":"demo-device-1","username":"","password":"demo-password-1","peerhost":"127.0.0.1","cert_common_name":""}'
+
+Register a device, authenticate it, revoke it:
+
+  # 1. register: 201 (200 when it exists already)
+  curl -i -X PUT $reg/v1/devices/my-device-1 -H 'Authorization: Bearer $token' \\
+    -H 'content-type: application/json' -d '{"password":"my-secret-1"}'
+  # 2. right password: {"result":"allow",...}
+  curl -s -X POST $authn -H 'content-type: application/json' \\
+    -d '{"clientid":"my-device-1","username":"","password":"my-secret-1","peerhost":"127.0.0.1","cert_common_name":""}'
+  # 3. wrong password: {"result":"deny"}
+  curl -s -X POST $authn -H 'content-type: application/json' \\
+    -d '{"clientid":"my-device-1","username":"","password":"wrong","peerhost":"127.0.0.1","cert_common_name":""}'
+  # 4. revoke: 204
+  curl -i -X DELETE $reg/v1/devices/my-device-1 -H 'Authorization: Bearer $token'
+  # 5. right password again: {"result":"deny"}
+  curl -s -X POST $authn -H 'content-type: application/json' \\
+    -d '{"clientid":"my-device-1","username":"","password":"my-secret-1","peerhost":"127.0.0.1","cert_common_name":""}'
 
 Stop it all with: make down
 MSG
@@ -227,6 +253,7 @@ MSG
 
 down() {
   stop_service auth-service
+  stop_service registration-service
   db_down
 }
 

@@ -1,0 +1,114 @@
+package io.deviceidentity.registration.devices;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.agroal.api.AgroalDataSource;
+import io.deviceidentity.credentials.CredentialRows;
+import io.deviceidentity.credentials.DeviceCredential;
+import io.deviceidentity.credentials.DeviceStatus;
+import io.deviceidentity.overload.PooledConnections;
+import io.deviceidentity.overload.ServiceUnavailableException;
+import io.smallrye.faulttolerance.api.CircuitBreakerName;
+import io.smallrye.faulttolerance.api.RateLimitException;
+
+/**
+ * Device credential rows, through PgBouncer. Each operation takes one pooled connection, runs one statement (which
+ * PostgreSQL runs as its own transaction) and returns the connection before the method returns: no operation ever
+ * asks the pool for a second connection while holding one (the incident's deadlock), and nothing CPU-heavy happens
+ * while a connection is held (the hash arrives ready-made).
+ *
+ * <p>The circuit breakers open only for database failures: overload exceptions, and a pool that had no connection
+ * to lend in time ({@link PooledConnections}), are in {@code skipOn}, so "open" keeps meaning "database down" and is
+ * answered at once with {@code backend_unavailable}. Numbers are configurable
+ * under {@code quarkus.fault-tolerance."io.deviceidentity.registration.devices.DeviceStore/<method>".circuit-breaker.*}.
+ */
+@ApplicationScoped
+public class DeviceStore {
+
+    /**
+     * Create or replace in one statement: concurrent PUTs of one device serialize on its row and none fails on the
+     * primary key, so retries never duplicate. {@code xmax = 0} holds only for a freshly inserted row version, which
+     * tells a creation (201) from a replacement (200). Replacing re-activates a revoked device and keeps
+     * {@code created_at}.
+     */
+    private static final String UPSERT = "INSERT INTO device_credentials"
+            + " (client_id, username, password_hash, status, superuser, acl) VALUES (?, ?, ?, 'active', ?, ?::jsonb)"
+            + " ON CONFLICT (client_id) DO UPDATE SET username = EXCLUDED.username,"
+            + " password_hash = EXCLUDED.password_hash, status = 'active', superuser = EXCLUDED.superuser,"
+            + " acl = EXCLUDED.acl, updated_at = now()"
+            + " RETURNING (xmax = 0) AS inserted, created_at, updated_at";
+
+    private static final String REVOKE = "UPDATE device_credentials SET status = 'revoked', updated_at = now()"
+            + " WHERE client_id = ? AND status = 'active'";
+
+    private final AgroalDataSource dataSource;
+    private final CredentialRows rows;
+
+    public DeviceStore(AgroalDataSource dataSource, ObjectMapper json) {
+        this.dataSource = dataSource;
+        this.rows = new CredentialRows(json);
+    }
+
+    /** The result of a create-or-replace: whether the row is new, and the device as now stored. */
+    public record Saved(boolean created, DeviceCredential device) {
+    }
+
+    @CircuitBreakerName("device-store-save")
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
+            skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
+                    ServiceUnavailableException.class})
+    public Saved save(String clientId, RegistrationRequest request, String passwordHash) throws SQLException {
+        try (Connection connection = PooledConnections.take(dataSource);
+                PreparedStatement statement = connection.prepareStatement(UPSERT)) {
+            statement.setString(1, clientId);
+            statement.setString(2, request.username());
+            statement.setString(3, passwordHash);
+            statement.setBoolean(4, request.superuser());
+            statement.setString(5, rows.aclColumn(request.acl()));
+            try (ResultSet result = statement.executeQuery()) {
+                if (!result.next()) {
+                    throw new SQLException("an upsert returned no row", "XX000");
+                }
+                DeviceCredential stored = new DeviceCredential(clientId, request.username(), null,
+                        DeviceStatus.ACTIVE, request.superuser(), request.acl(),
+                        result.getTimestamp(2).toInstant(), result.getTimestamp(3).toInstant());
+                return new Saved(result.getBoolean(1), stored);
+            }
+        }
+    }
+
+    @CircuitBreakerName("device-store-find")
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
+            skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
+                    ServiceUnavailableException.class})
+    public Optional<DeviceCredential> find(String clientId) throws SQLException {
+        try (Connection connection = PooledConnections.take(dataSource)) {
+            return rows.find(connection, clientId);
+        }
+    }
+
+    /** Marks an active device revoked; {@code false} when there is no such device or it is revoked already. */
+    @CircuitBreakerName("device-store-revoke")
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
+            skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
+                    ServiceUnavailableException.class})
+    public boolean revoke(String clientId) throws SQLException {
+        try (Connection connection = PooledConnections.take(dataSource);
+                PreparedStatement statement = connection.prepareStatement(REVOKE)) {
+            statement.setString(1, clientId);
+            return statement.executeUpdate() == 1;
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package io.deviceidentity.registration.devices;
+
+import java.sql.SQLException;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.deviceidentity.credentials.ClientIdPolicy;
+import io.deviceidentity.credentials.DeviceCredential;
+import io.deviceidentity.http.Answer;
+import io.deviceidentity.http.ErrorBody;
+import io.deviceidentity.http.ErrorResponses;
+import io.deviceidentity.http.InvalidRequestException;
+import io.deviceidentity.metrics.MetricNames;
+import io.deviceidentity.metrics.Outcomes;
+import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.RequestDeadlines;
+import io.smallrye.common.annotation.Blocking;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The device credential API. Callers are authenticated by {@link io.deviceidentity.registration.tokens.BearerTokenFilter}
+ * before any of these methods runs. Every answer is logged once and counted under
+ * {@code identity.registration.outcomes} with its result and reason.
+ *
+ * <ul>
+ *   <li>{@code PUT} → 201 created / 200 replaced (a revoked device is re-activated), with the device's metadata;</li>
+ *   <li>{@code GET} → 200 with the metadata of an active or revoked device (never its hash) / 404;</li>
+ *   <li>{@code DELETE} → 204 revoked / 404 when unknown or revoked already; auth-service then denies the device.</li>
+ * </ul>
+ */
+@Path("/v1/devices/{clientId}")
+@Produces(MediaType.APPLICATION_JSON)
+public class DevicesResource {
+
+    static final String RESULT_OK = "ok";
+
+    private final DeviceRegistrar registrar;
+    private final DeviceStore store;
+    private final RequestDeadlines deadlines;
+    private final Outcomes outcomes;
+    private final ObjectMapper json;
+
+    public DevicesResource(DeviceRegistrar registrar, DeviceStore store, RequestDeadlines deadlines,
+            Outcomes outcomes, ObjectMapper json) {
+        this.registrar = registrar;
+        this.store = store;
+        this.deadlines = deadlines;
+        this.outcomes = outcomes;
+        this.json = json;
+    }
+
+    /**
+     * Runs on the event loop only to validate (cheap, and the body is at most 16 KiB); the hash runs on the bcrypt
+     * executor and the write on a worker thread, so no thread here waits on either.
+     */
+    @PUT
+    @Consumes(MediaType.WILDCARD)
+    public CompletionStage<Response> put(@PathParam("clientId") String clientId, byte[] body,
+            @Context RoutingContext context) {
+        Deadline deadline = deadlines.of(context);
+        CompletionStage<DeviceStore.Saved> saved;
+        try {
+            requireValid(clientId);
+            saved = registrar.register(clientId, RegistrationRequest.parse(json, body), deadline);
+        } catch (RuntimeException failure) {
+            saved = CompletableFuture.failedFuture(failure);
+        }
+        return saved.handle((result, failure) -> {
+            Answer answer = failure == null ? savedAnswer(result) : ErrorResponses.answerFor(failure);
+            outcomes.record(MetricNames.REGISTRATION_OUTCOMES, "registration.put", clientId, deadline, answer);
+            return answer.response();
+        });
+    }
+
+    @GET
+    @Blocking
+    public Response get(@PathParam("clientId") String clientId, @Context RoutingContext context) {
+        Deadline deadline = deadlines.of(context);
+        Answer answer;
+        try {
+            requireValid(clientId);
+            deadline.check();
+            Optional<DeviceCredential> found = store.find(clientId);
+            answer = found.map(device -> ok(Response.ok(DeviceView.of(device)), "found"))
+                    .orElseGet(DevicesResource::notFound);
+        } catch (SQLException | RuntimeException failure) {
+            answer = ErrorResponses.answerFor(failure);
+        }
+        outcomes.record(MetricNames.REGISTRATION_OUTCOMES, "registration.get", clientId, deadline, answer);
+        return answer.response();
+    }
+
+    @DELETE
+    @Blocking
+    public Response delete(@PathParam("clientId") String clientId, @Context RoutingContext context) {
+        Deadline deadline = deadlines.of(context);
+        Answer answer;
+        try {
+            requireValid(clientId);
+            deadline.check();
+            answer = store.revoke(clientId)
+                    ? new Answer(Response.noContent().build(), RESULT_OK, "revoked")
+                    : notFound();
+        } catch (SQLException | RuntimeException failure) {
+            answer = ErrorResponses.answerFor(failure);
+        }
+        outcomes.record(MetricNames.REGISTRATION_OUTCOMES, "registration.delete", clientId, deadline, answer);
+        return answer.response();
+    }
+
+    private static void requireValid(String clientId) {
+        String problem = ClientIdPolicy.problem(clientId);
+        if (problem != null) {
+            throw InvalidRequestException.badRequest("invalid_client_id", problem);
+        }
+    }
+
+    private static Answer savedAnswer(DeviceStore.Saved saved) {
+        DeviceView view = DeviceView.of(saved.device());
+        // A relative Location (RFC 9110 allows it): resolving it against the base URI would need the request
+        // scope, which is gone on the worker thread that finishes the write. Client ids need no escaping.
+        Response.ResponseBuilder builder = saved.created()
+                ? Response.status(Response.Status.CREATED).header(HttpHeaders.LOCATION, "/v1/devices/" + view.clientId())
+                        .entity(view)
+                : Response.ok(view);
+        return ok(builder, saved.created() ? "created" : "replaced");
+    }
+
+    private static Answer ok(Response.ResponseBuilder builder, String reason) {
+        return new Answer(builder.type(MediaType.APPLICATION_JSON_TYPE).build(), RESULT_OK, reason);
+    }
+
+    private static Answer notFound() {
+        return new Answer(Response.status(Response.Status.NOT_FOUND).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(new ErrorBody("not_found", "no device is registered under this client id")).build(),
+                ErrorResponses.RESULT_REJECTED, "not_found");
+    }
+}

@@ -1,0 +1,56 @@
+package io.deviceidentity.registration.passwords;
+
+import java.util.concurrent.CompletableFuture;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import io.deviceidentity.credentials.Bcrypt;
+import io.deviceidentity.overload.BcryptExecutor;
+import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.registration.RegistrationConfig;
+
+/**
+ * Hashes a device password on this service's own bounded bcrypt executor, before any database connection is
+ * taken: a hash takes tens of milliseconds of CPU, and a connection held meanwhile is one the pool cannot lend
+ * (the incident's first trap). The executor refuses work that cannot finish before the request's deadline.
+ */
+@ApplicationScoped
+public class PasswordHasher {
+
+    private static final Logger LOG = Logger.getLogger(PasswordHasher.class);
+    /** The range Bouncy Castle's bcrypt accepts. */
+    private static final int MIN_COST = 4;
+    private static final int MAX_COST = 31;
+
+    private final BcryptExecutor executor;
+    private final int cost;
+
+    public PasswordHasher(BcryptExecutor executor, RegistrationConfig config) {
+        this.executor = executor;
+        this.cost = config.bcryptCost();
+        if (cost < MIN_COST || cost > MAX_COST) {
+            throw new IllegalArgumentException(
+                    "identity.registration.bcrypt-cost must be " + MIN_COST + ".." + MAX_COST + ", got " + cost);
+        }
+        LOG.infof("new password hashes use bcrypt cost %d", cost);
+    }
+
+    /**
+     * The bcrypt hash of a password that {@link io.deviceidentity.credentials.PasswordPolicy} accepts. Fails with
+     * a {@link io.deviceidentity.overload.ServiceUnavailableException} when the work is refused or its deadline
+     * passes.
+     */
+    public CompletableFuture<String> hash(Deadline deadline, String password) {
+        return executor.submit(deadline, () -> compute(password));
+    }
+
+    /**
+     * The CPU work itself, on a bcrypt thread. Overridable so that a test can hold a hash mid-way and look at the
+     * service meanwhile (src/test: PausableHasher); nothing in production overrides it.
+     */
+    protected String compute(String password) {
+        return Bcrypt.hash(password, cost);
+    }
+}

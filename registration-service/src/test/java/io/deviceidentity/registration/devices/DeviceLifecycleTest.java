@@ -1,0 +1,148 @@
+package io.deviceidentity.registration.devices;
+
+import static io.deviceidentity.registration.support.Devices.api;
+import static io.deviceidentity.registration.support.Devices.passwordBody;
+import static io.deviceidentity.registration.support.Devices.uniqueId;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.deviceidentity.credentials.AclRule;
+import io.deviceidentity.credentials.Bcrypt;
+import io.deviceidentity.credentials.DeviceCredential;
+import io.deviceidentity.credentials.DeviceStatus;
+import io.deviceidentity.registration.support.Database;
+import io.quarkus.test.junit.QuarkusTest;
+
+@QuarkusTest
+class DeviceLifecycleTest {
+
+    private static final String PATH = "/v1/devices/{id}";
+
+    @Test
+    void putCreatesWith201AndTheSameRequestAgainReplacesWith200LeavingOneRow() {
+        String id = uniqueId("idempotent");
+        api().body(passwordBody("first-password")).put(PATH, id)
+                .then().statusCode(201).header("Location", "/v1/devices/" + id)
+                .body("clientid", equalTo(id)).body("status", equalTo("active"));
+        api().body(passwordBody("first-password")).put(PATH, id)
+                .then().statusCode(200).body("clientid", equalTo(id));
+
+        assertEquals(1, Database.countWithPrefix(id));
+        assertTrue(Bcrypt.matches("first-password", Database.row(id).orElseThrow().passwordHash()));
+    }
+
+    @Test
+    void putReplacesTheCredentialSoOnlyTheNewPasswordMatches() {
+        String id = uniqueId("replace");
+        api().body(passwordBody("old-password")).put(PATH, id).then().statusCode(201);
+        api().body(passwordBody("new-password")).put(PATH, id).then().statusCode(200);
+
+        String hash = Database.row(id).orElseThrow().passwordHash();
+        assertTrue(Bcrypt.matches("new-password", hash));
+        assertFalse(Bcrypt.matches("old-password", hash));
+    }
+
+    @Test
+    void putStoresUsernameSuperuserAndAclAndAnOmittedFieldFallsBackToItsDefault() {
+        String id = uniqueId("fields");
+        api().body("""
+                {"password":"p-1","username":"meter-7","superuser":true,
+                 "acl":[{"permission":"allow","action":"publish","topic":"meters/${clientid}/#","qos":[0,1],"retain":false}]}
+                """).put(PATH, id).then().statusCode(201)
+                .body("username", equalTo("meter-7")).body("superuser", equalTo(true))
+                .body("acl", hasSize(1)).body("acl[0].topic", equalTo("meters/${clientid}/#"));
+        DeviceCredential stored = Database.row(id).orElseThrow();
+        assertEquals("meter-7", stored.username());
+        assertTrue(stored.superuser());
+        assertEquals(List.of(new AclRule("allow", "publish", "meters/${clientid}/#", List.of(0, 1), false)),
+                stored.acl());
+
+        // PUT replaces the whole credential: what is not sent is reset, not kept.
+        api().body(passwordBody("p-2")).put(PATH, id).then().statusCode(200)
+                .body("username", nullValue()).body("superuser", equalTo(false)).body("acl", hasSize(0));
+        DeviceCredential replaced = Database.row(id).orElseThrow();
+        assertEquals(null, replaced.username());
+        assertFalse(replaced.superuser());
+        assertEquals(List.of(), replaced.acl());
+    }
+
+    @Test
+    void getShowsTheMetadataButNeverTheHash() {
+        String id = uniqueId("get");
+        api().body("{\"password\":\"get-password\",\"username\":\"u-1\"}").put(PATH, id).then().statusCode(201);
+        String hash = Database.row(id).orElseThrow().passwordHash();
+
+        String body = api().get(PATH, id).then().statusCode(200)
+                .body("clientid", equalTo(id)).body("username", equalTo("u-1"))
+                .body("status", equalTo("active")).body("superuser", equalTo(false))
+                .body("created_at", notNullValue()).body("updated_at", notNullValue())
+                .body("password_hash", nullValue()).body("password", nullValue())
+                .extract().asString();
+        assertFalse(body.contains(hash), "the answer carries the hash");
+        assertFalse(body.contains("$2b$"), "the answer carries a bcrypt string");
+    }
+
+    @Test
+    void getAndDeleteOfAnUnknownDeviceAre404WithAJsonReason() {
+        String id = uniqueId("unknown");
+        api().get(PATH, id).then().statusCode(404).body("reason", equalTo("not_found"));
+        api().delete(PATH, id).then().statusCode(404).body("reason", equalTo("not_found"));
+        assertTrue(Database.row(id).isEmpty());
+    }
+
+    @Test
+    void deleteRevokesSoTheCheckAuthServiceRunsDeniesTheDeviceFromTheNextAttempt() {
+        String id = uniqueId("revoke");
+        api().body(passwordBody("revoke-me")).put(PATH, id).then().statusCode(201);
+        DeviceCredential before = Database.row(id).orElseThrow();
+        // auth-service allows exactly when the row is active and the password matches its hash.
+        assertTrue(before.isActive() && Bcrypt.matches("revoke-me", before.passwordHash()));
+
+        api().delete(PATH, id).then().statusCode(204);
+
+        DeviceCredential after = Database.row(id).orElseThrow();
+        assertEquals(DeviceStatus.REVOKED, after.status());
+        assertFalse(after.isActive(), "auth-service would still allow the revoked device");
+        api().get(PATH, id).then().statusCode(200).body("status", equalTo("revoked"));
+        api().delete(PATH, id).then().statusCode(404).body("reason", equalTo("not_found"));
+    }
+
+    @Test
+    void putOnARevokedDeviceReactivatesIt() {
+        String id = uniqueId("reactivate");
+        api().body(passwordBody("pw-1")).put(PATH, id).then().statusCode(201);
+        api().delete(PATH, id).then().statusCode(204);
+
+        api().body(passwordBody("pw-2")).put(PATH, id).then().statusCode(200).body("status", equalTo("active"));
+
+        DeviceCredential stored = Database.row(id).orElseThrow();
+        assertTrue(stored.isActive());
+        assertTrue(Bcrypt.matches("pw-2", stored.passwordHash()));
+        assertEquals(1, Database.countWithPrefix(id));
+    }
+
+    @Test
+    void storedHashIsAFreshlySaltedBcryptAtTheConfiguredCost() {
+        String first = uniqueId("salt");
+        String second = uniqueId("salt");
+        api().body(passwordBody("same-password")).put(PATH, first).then().statusCode(201);
+        api().body(passwordBody("same-password")).put(PATH, second).then().statusCode(201);
+
+        String firstHash = Database.row(first).orElseThrow().passwordHash();
+        String secondHash = Database.row(second).orElseThrow().passwordHash();
+        // %test.identity.registration.bcrypt-cost=4
+        assertTrue(firstHash.startsWith("$2b$04$"), "not a cost-4 $2b$ hash");
+        assertEquals(60, firstHash.length());
+        org.hamcrest.MatcherAssert.assertThat(secondHash, not(equalTo(firstHash)));
+    }
+}

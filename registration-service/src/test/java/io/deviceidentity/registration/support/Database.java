@@ -1,0 +1,55 @@
+package io.deviceidentity.registration.support;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.deviceidentity.credentials.CredentialRows;
+import io.deviceidentity.credentials.DeviceCredential;
+
+/**
+ * What is really in PostgreSQL, read over the test's own direct connection (not the service's pool and not
+ * PgBouncer), with the same row reader auth-service uses. So assertions about rows are independent of the code
+ * under test, and of its pool.
+ */
+public final class Database {
+
+    private static final CredentialRows ROWS = new CredentialRows(new ObjectMapper());
+
+    private Database() {
+    }
+
+    public static Connection connect() throws SQLException {
+        String port = System.getProperty("test.pg.port", "55433");
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/identity", "identity",
+                "identity-local-dev");
+    }
+
+    public static Optional<DeviceCredential> row(String clientId) {
+        try (Connection connection = connect()) {
+            return ROWS.find(connection, clientId);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Rows whose client id starts with {@code prefix}: every test names its devices with a unique prefix. */
+    public static int countWithPrefix(String prefix) {
+        try (Connection connection = connect();
+                PreparedStatement statement = connection.prepareStatement(
+                        "SELECT count(*) FROM device_credentials WHERE starts_with(client_id, ?)")) {
+            statement.setString(1, prefix);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                return result.getInt(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

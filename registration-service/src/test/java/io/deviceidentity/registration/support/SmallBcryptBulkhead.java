@@ -1,0 +1,16 @@
+package io.deviceidentity.registration.support;
+
+import java.util.Map;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+
+/** The service's bcrypt executor cut down to one thread and one queue slot, so a test can fill it. */
+public class SmallBcryptBulkhead implements QuarkusTestProfile {
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        return Map.of(
+                "identity.overload.bcrypt.concurrency", "1",
+                "identity.overload.bcrypt.queue", "1");
+    }
+}
