@@ -3,7 +3,10 @@
 SHELL := /bin/bash
 MVN ?= mvn -B
 
-.PHONY: up down status test test-db-up test-db-down
+.PHONY: up down status test test-db-up test-db-down native-sources native native-test
+
+comma := ,
+space := $(subst ,, )
 
 ## up: PostgreSQL + PgBouncer + the services on loopback, migrated and seeded with demo devices
 up:
@@ -21,10 +24,36 @@ TEST_PG_PORT ?= 55433
 TEST_PGBOUNCER_PORT ?= 56433
 TEST_STACK := PG_PORT=$(TEST_PG_PORT) PGBOUNCER_PORT=$(TEST_PGBOUNCER_PORT) scripts/stack.sh
 
-## test: start the test PostgreSQL + PgBouncer and run every module's tests against them
+## test: start the test PostgreSQL + PgBouncer, run every module's tests against them (unit, @QuarkusTest, and the
+## @QuarkusIntegrationTest suites against the packaged JARs), then the native-sources build of the services
 test:
 	$(TEST_STACK) db-up test
 	$(MVN) verify -Dtest.pg.port=$(TEST_PG_PORT) -Dtest.pgbouncer.port=$(TEST_PGBOUNCER_PORT)
+	$(MAKE) --no-print-directory native-sources
+
+# The Quarkus services among the root pom's modules (registration-service is picked up once it is listed there).
+SERVICES := $(filter auth-service registration-service,$(shell sed -n 's:.*<module>\(.*\)</module>.*:\1:p' pom.xml))
+
+## native-sources: everything of the native build that needs no GraalVM: Quarkus's build steps, reflection and
+## resource registration, and native-image.args in <service>/target/native-sources/. Catches build-time native
+## problems on machines without GraalVM or Docker. Runs after `verify` in `make test` and leaves the JVM build in
+## target/quarkus-app alone (no JAR packaging), so `make up` and the images still find it.
+native-sources:
+	$(MVN) package -DskipTests -pl $(subst $(space),$(comma),$(SERVICES)) -am \
+	  -Dquarkus.native.enabled=true -Dquarkus.native.sources-only=true -Dquarkus.package.jar.enabled=false
+
+## native: native executables of the services, compiled inside the Mandrel builder image (needs Docker or Podman)
+native:
+	$(MVN) package -DskipTests -pl $(subst $(space),$(comma),$(SERVICES)) -am \
+	  -Dquarkus.native.enabled=true -Dquarkus.native.container-build=true
+
+## native-test: `native`, then the @QuarkusIntegrationTest suites against the native executables, on the test stack
+## (the JVM-mode unit and @QuarkusTest tests are skipped: `make test` runs them)
+native-test:
+	$(TEST_STACK) db-up test
+	$(MVN) verify -pl $(subst $(space),$(comma),$(SERVICES)) -am -Dtest.pg.port=$(TEST_PG_PORT) \
+	  -Dtest.pgbouncer.port=$(TEST_PGBOUNCER_PORT) -Dquarkus.native.enabled=true -Dquarkus.native.container-build=true \
+	  "-Dtest=!*" -Dsurefire.failIfNoSpecifiedTests=false
 
 test-db-up:
 	$(TEST_STACK) db-up test

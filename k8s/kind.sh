@@ -10,17 +10,21 @@
 # Environment: CLUSTER_TOOL=kind|minikube (kind), CLUSTER (device-identity; kind-action in CI names it
 # chart-testing: pass CLUSTER=chart-testing there), NAMESPACE (identity), RELEASE (device-identity; the Jobs in
 # k8s/jobs/ address the release's Services by this name), VALUES (helm/device-identity/ci/kind-values.yaml),
-# REPORT_DIR (target/k8s-report), SKIP_BUILD=1 to reuse images already built.
+# REPORT_DIR (target/k8s-report), SKIP_BUILD=1 to reuse images already built, IMAGE_VARIANT=jvm|native (jvm),
+# STORM_CLIENTS_PER_POD / STORM_CONN_RATE to size the storm without editing its Job file (CI runs a smaller one).
 #
-# Images: auth-service/src/main/docker/Dockerfile.jvm, registration-service/src/main/docker/Dockerfile.jvm and
-# loadtest/Dockerfile are built here but written by their modules (the Quarkus JVM Dockerfiles expect
-# `mvn package` output in target/quarkus-app).
+# Images: the services' <module>/src/main/docker/Dockerfile.$IMAGE_VARIANT and loadtest/Dockerfile. jvm expects
+# `mvn package` output in target/quarkus-app; native builds the services' native executables inside the Mandrel
+# builder image first (-Dquarkus.native.container-build=true: Docker is all it needs, no local GraalVM). Either way
+# the image names and tag are the chart's defaults (device-identity/<module>:<appVersion>); the load generator is
+# always a JVM image.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 COMMAND=${1:-}
 : "${CLUSTER_TOOL:=kind}" "${CLUSTER:=device-identity}" "${NAMESPACE:=identity}" "${RELEASE:=device-identity}"
 : "${VALUES:=$ROOT/helm/device-identity/ci/kind-values.yaml}" "${REPORT_DIR:=$ROOT/target/k8s-report}"
+: "${IMAGE_VARIANT:=jvm}"
 CHART=$ROOT/helm/device-identity
 VERSION=$(sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$CHART/Chart.yaml")
 IMAGES=(auth-service registration-service loadtest)
@@ -32,7 +36,7 @@ need() { for tool in "$@"; do command -v "$tool" >/dev/null 2>&1 || die "$tool i
 dockerfile() {
   case "$1" in
     loadtest) echo "$ROOT/loadtest/Dockerfile" ;;
-    *) echo "$ROOT/$1/src/main/docker/Dockerfile.jvm" ;;
+    *) echo "$ROOT/$1/src/main/docker/Dockerfile.$IMAGE_VARIANT" ;;
   esac
 }
 
@@ -42,8 +46,16 @@ images() {
     [[ -f "$(dockerfile "$image")" ]] || die "$(dockerfile "$image") is missing (written by the $image module)"
   done
   if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-    log "building the jars (mvn -DskipTests package)"
-    (cd "$ROOT" && mvn -B -q -DskipTests package)
+    case "$IMAGE_VARIANT" in
+      jvm)
+        log "building the jars (mvn -DskipTests package)"
+        (cd "$ROOT" && mvn -B -q -DskipTests package) ;;
+      native)
+        # The Quarkus modules become native executables; the other modules (loadtest) package as usual.
+        log "building the jars and the services' native executables (mvn -DskipTests package, native container build)"
+        (cd "$ROOT" && mvn -B -q -DskipTests package -Dquarkus.native.enabled=true -Dquarkus.native.container-build=true) ;;
+      *) die "IMAGE_VARIANT must be jvm or native" ;;
+    esac
   fi
   for image in "${IMAGES[@]}"; do
     log "building device-identity/$image:$VERSION"
@@ -139,11 +151,13 @@ storm() {
   need kubectl
   local job=device-identity-emqtt-bench-conn file="$ROOT/k8s/jobs/emqtt-bench-conn-job.yaml" pods per_pod
   pods=$(sed -n 's/^  completions: *\([0-9]*\)$/\1/p' "$file")
-  per_pod=$(grep -A1 'name: CLIENTS_PER_POD' "$file" | sed -n 's/.*value: *"\([0-9]*\)".*/\1/p')
+  per_pod=${STORM_CLIENTS_PER_POD:-$(grep -A1 'name: CLIENTS_PER_POD' "$file" | sed -n 's/.*value: *"\([0-9]*\)".*/\1/p')}
+  rate=${STORM_CONN_RATE:-$(grep -A1 'name: CONN_RATE' "$file" | sed -n 's/.*value: *"\([0-9]*\)".*/\1/p')}
   seed_bench_devices $((pods * per_pod))
   kubectl -n "$NAMESPACE" delete job "$job" --ignore-not-found >/dev/null
-  kubectl -n "$NAMESPACE" apply -f "$file"
-  log "connection storm: $pods pods x $per_pod clients"
+  sed -e "/name: CLIENTS_PER_POD/{n;s/value: .*/value: \"$per_pod\"/;}" -e "/name: CONN_RATE/{n;s/value: .*/value: \"$rate\"/;}" \
+    "$file" | kubectl -n "$NAMESPACE" apply -f -
+  log "connection storm: $pods pods x $per_pod clients at $rate connects/s each"
   kubectl -n "$NAMESPACE" wait --for=condition=complete "job/$job" --timeout=900s || true
   kubectl -n "$NAMESPACE" logs -l "job-name=$job" --prefix --tail=20 || true
 }
@@ -161,5 +175,5 @@ case "$COMMAND" in
   load) load ;;
   storm) storm ;;
   down) down ;;
-  *) sed -n '2,19p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,20p' "$0" >&2; exit 2 ;;
 esac

@@ -112,8 +112,10 @@ class K8sManifestsTest {
         String script = Chart.read(K8S.resolve("kind.sh"));
         assertTrue(script.contains(": \"${CLUSTER_TOOL:=kind}\" \"${CLUSTER:=device-identity}\" \"${NAMESPACE:=identity}\" \"${RELEASE:=" + Chart.RELEASE + "}\""));
         assertTrue(script.contains("helm/device-identity/ci/kind-values.yaml"));
-        // The services' Quarkus JVM Dockerfiles and the load generator's, written by their modules.
-        assertTrue(script.contains("\"$ROOT/$1/src/main/docker/Dockerfile.jvm\""));
+        // The services' Quarkus Dockerfiles (Dockerfile.jvm or Dockerfile.native, IMAGE_VARIANT) and the load
+        // generator's, written by their modules.
+        assertTrue(script.contains("\"$ROOT/$1/src/main/docker/Dockerfile.$IMAGE_VARIANT\""));
+        assertTrue(script.contains(": \"${IMAGE_VARIANT:=jvm}\""), "JVM images by default");
         assertTrue(script.contains("\"$ROOT/loadtest/Dockerfile\""));
         assertFalse(script.contains(":latest"), "images are pinned");
     }

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Optional;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.type.CollectionType;
 
 /**
  * Reads device credential rows. One indexed query by primary key, on the connection the caller hands in, so that
@@ -21,13 +21,14 @@ public final class CredentialRows {
     private static final String SELECT_BY_CLIENT_ID = "SELECT client_id, username, password_hash, status, superuser,"
             + " acl::text, created_at, updated_at FROM device_credentials WHERE client_id = ?";
 
-    private static final TypeReference<List<AclRule>> ACL_LIST = new TypeReference<>() {
-    };
-
     private final ObjectMapper json;
+    // Built from Class objects rather than an anonymous TypeReference subclass, which needs its generic superclass
+    // signature at run time: in a native image that is reflection metadata, and nothing registers that subclass.
+    private final CollectionType aclList;
 
     public CredentialRows(ObjectMapper json) {
         this.json = json;
+        this.aclList = json.getTypeFactory().constructCollectionType(List.class, AclRule.class);
     }
 
     public Optional<DeviceCredential> find(Connection connection, String clientId) throws SQLException {
@@ -67,7 +68,7 @@ public final class CredentialRows {
             return List.of();
         }
         try {
-            return List.copyOf(json.readValue(column, ACL_LIST));
+            return List.copyOf(json.<List<AclRule>>readValue(column, aclList));
         } catch (JsonProcessingException e) {
             // Rows are only written through validated rules; an unreadable one is a data defect, not bad input.
             throw new SQLException("stored ACL of a device is not valid JSON", "XX000", e);

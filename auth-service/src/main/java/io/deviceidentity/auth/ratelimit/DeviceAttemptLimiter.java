@@ -14,6 +14,7 @@ import io.deviceidentity.http.RateLimitedException;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.TimeMeter;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
  * One token bucket per client id (Bucket4j), kept in a size-bounded Caffeine cache so a flood of made-up client
@@ -22,7 +23,16 @@ import io.github.bucket4j.TimeMeter;
  * keep rejecting a caller that retries too fast).
  */
 @ApplicationScoped
+// Native image: Caffeine picks its cache and node classes by name from the builder's options (strong keys and values,
+// maximumSize, expireAfterAccess) and instantiates them through MethodHandles. Quarkus's Caffeine feature registers
+// only a fixed list of cache classes, which lacks the node class PSAMS. DeviceAttemptLimiterNativeTest checks that
+// these names are still the ones this cache uses.
+@RegisterForReflection(classNames = {
+        DeviceAttemptLimiter.CAFFEINE_CACHE_CLASS, DeviceAttemptLimiter.CAFFEINE_NODE_CLASS })
 public class DeviceAttemptLimiter {
+
+    static final String CAFFEINE_CACHE_CLASS = "com.github.benmanes.caffeine.cache.SSMSA";
+    static final String CAFFEINE_NODE_CLASS = "com.github.benmanes.caffeine.cache.PSAMS";
 
     private final AuthConfig.RateLimit config;
     private final TimeMeter clock;

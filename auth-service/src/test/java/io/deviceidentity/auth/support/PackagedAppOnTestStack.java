@@ -1,0 +1,33 @@
+package io.deviceidentity.auth.support;
+
+import java.util.Map;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+/**
+ * Configures the packaged artifact (JAR, or native executable in CI) that {@code @QuarkusIntegrationTest} launches.
+ * The artifact runs in its production profile, so it does not see the {@code %test.*} keys of application.properties;
+ * this passes it the same things the chart passes as environment variables, pointed at the test PostgreSQL and
+ * PgBouncer that scripts/stack.sh started (ports from the test.pg.port / test.pgbouncer.port system properties that
+ * Maven gives the test JVM). Quarkus hands the returned map to the artifact as system properties.
+ */
+public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManager {
+
+    @Override
+    public Map<String, String> start() {
+        return Map.of(
+                "identity.db.port", System.getProperty("test.pgbouncer.port", "56433"),
+                "identity.schema.port", System.getProperty("test.pg.port", "55433"),
+                // The tests write device rows themselves: the table must exist even when the ITs run alone.
+                "identity.schema.migrate", "true",
+                // One bcrypt thread and a short queue make overload reachable from outside on any runner size.
+                "identity.overload.bcrypt.concurrency", "1",
+                "identity.overload.bcrypt.queue", "8",
+                "quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN");
+    }
+
+    @Override
+    public void stop() {
+        // Nothing to stop: the stack belongs to `make test` (scripts/stack.sh db-up / db-down).
+    }
+}

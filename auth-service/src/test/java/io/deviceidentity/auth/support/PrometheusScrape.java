@@ -1,0 +1,25 @@
+package io.deviceidentity.auth.support;
+
+import static io.restassured.RestAssured.given;
+
+/**
+ * Reads the service's metrics the way Prometheus does (GET /q/metrics, text format), for tests that run against the
+ * packaged artifact and so cannot inject the MeterRegistry.
+ */
+public final class PrometheusScrape {
+
+    private PrometheusScrape() {
+    }
+
+    /** The sum of every series of {@code sample} (a full sample name such as {@code x_seconds_count}), 0 if absent. */
+    public static double sum(String sample) {
+        String text = given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
+        double total = 0;
+        for (String line : text.split("\n")) {
+            if (line.startsWith(sample + "{") || line.startsWith(sample + " ")) {
+                total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return total;
+    }
+}

@@ -1,0 +1,156 @@
+package io.deviceidentity.buildchecks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * What can be checked of .github/workflows without GitHub: the files parse and have the shape Actions needs, every
+ * action is pinned to a release, and every Makefile target, script and repository file a step names exists.
+ */
+class WorkflowsTest {
+
+    /** Paths named by steps: words of two or more segments. Only those inside this repository are checked. */
+    private static final Pattern PATH = Pattern.compile("(?<![\\w./$*-])(\\.?[\\w-][\\w.-]*(?:/[\\w.*-]+)+)/?");
+    private static final Pattern MAKE = Pattern.compile("(?:^|[;&|(]\\s*|\\s)make[ \\t]+(.*)$", Pattern.MULTILINE);
+    /** Directories that only hold local state or build output; never in a fresh checkout. */
+    private static final Set<String> UNTRACKED = Set.of("target", ".local");
+    private static final Pattern PINNED = Pattern.compile("[\\w.-]+/[\\w.-]+(/[\\w./-]+)?@(v\\d+\\.\\d+\\.\\d+|[0-9a-f]{40})");
+
+    @Test
+    void theThreeWorkflowsExist() {
+        List<String> names = Repo.workflowFiles().stream().map(file -> file.getFileName().toString()).toList();
+        assertTrue(names.containsAll(List.of("ci.yml", "native.yml", "e2e-kind.yml")), names.toString());
+    }
+
+    @Test
+    void everyWorkflowParsesWithTriggersAndJobsWhoseStepsRunOrUseSomething() {
+        for (Path file : Repo.workflowFiles()) {
+            JsonNode workflow = Repo.yaml(file);
+            String name = Repo.relative(file);
+            // YAML 1.1 readers may turn the key `on` into true; GitHub reads it as "on".
+            assertTrue(workflow.has("on") || workflow.has("true"), name + " has no triggers");
+            assertTrue(workflow.path("jobs").size() > 0, name + " has no jobs");
+            workflow.path("jobs").fields().forEachRemaining(job -> {
+                assertTrue(job.getValue().hasNonNull("runs-on"), name + " job " + job.getKey() + " has no runs-on");
+                assertTrue(job.getValue().path("timeout-minutes").isInt(),
+                        name + " job " + job.getKey() + " has no timeout-minutes (the default is 6 hours)");
+                assertTrue(job.getValue().path("steps").size() > 0, name + " job " + job.getKey() + " has no steps");
+                job.getValue().path("steps").forEach(step -> assertTrue(step.has("run") != step.has("uses"),
+                        name + ": a step needs exactly one of run and uses: " + step));
+            });
+        }
+    }
+
+    @Test
+    void ciRunsMakeTestOnPushAndPullRequestWithJdk17AndAMavenCache() {
+        JsonNode ci = Repo.yaml(".github/workflows/ci.yml");
+        JsonNode on = ci.has("on") ? ci.get("on") : ci.get("true");
+        assertTrue(on.has("push") && on.has("pull_request"), "ci.yml must run on push and pull_request");
+        assertTrue(Repo.runScripts(ci).stream().anyMatch(run -> run.strip().equals("make test")), "ci.yml must run make test");
+        JsonNode java = Repo.steps(ci).stream()
+                .filter(step -> step.path("uses").asText().startsWith("actions/setup-java@")).findFirst().orElseThrow();
+        assertEquals("17", java.path("with").path("java-version").asText());
+        assertEquals("maven", java.path("with").path("cache").asText());
+    }
+
+    @Test
+    void everyActionIsPinnedToAReleaseTagOrCommit() {
+        for (Path file : Repo.workflowFiles()) {
+            for (JsonNode step : Repo.steps(Repo.yaml(file))) {
+                String uses = step.path("uses").asText("");
+                if (!uses.isEmpty() && !uses.startsWith("./")) {
+                    assertTrue(PINNED.matcher(uses).matches(),
+                            Repo.relative(file) + ": " + uses + " is not pinned to vX.Y.Z or a commit");
+                }
+            }
+        }
+    }
+
+    @Test
+    void everyMakeTargetAWorkflowCallsIsInTheMakefile() {
+        Set<String> targets = Repo.makeTargets();
+        List<String> called = new ArrayList<>();
+        for (Path file : Repo.workflowFiles()) {
+            for (String run : Repo.runScripts(Repo.yaml(file))) {
+                Matcher make = MAKE.matcher(run);
+                while (make.find()) {
+                    for (String word : make.group(1).trim().split("\\s+")) {
+                        if (word.contains(">") || word.contains("<") || word.startsWith("&") || word.startsWith("|")
+                                || word.startsWith(";") || word.startsWith("#")) {
+                            break; // the rest of the line is not make's
+                        }
+                        // make's own options and VAR=value assignments are not targets
+                        if (!word.isEmpty() && !word.startsWith("-") && !word.contains("=")) {
+                            called.add(word);
+                            assertTrue(targets.contains(word),
+                                    Repo.relative(file) + " calls `make " + word + "`; the Makefile has " + targets);
+                        }
+                    }
+                }
+            }
+        }
+        assertFalse(called.isEmpty(), "no workflow calls make: the check would prove nothing");
+    }
+
+    @Test
+    void everyRepositoryPathAWorkflowNamesExistsAndItsScriptsAreExecutable() {
+        Set<String> modules = Repo.pomModules();
+        List<String> checked = new ArrayList<>();
+        for (Path file : Repo.workflowFiles()) {
+            for (String text : texts(Repo.yaml(file))) {
+                Matcher path = PATH.matcher(text);
+                while (path.find()) {
+                    String reference = path.group(1);
+                    String first = reference.substring(0, reference.indexOf('/'));
+                    boolean inRepo = Files.isDirectory(Repo.ROOT.resolve(first)) || modules.contains(first)
+                            || Repo.PENDING_MODULES.contains(first);
+                    if (!inRepo || UNTRACKED.contains(first) || reference.contains("*") || reference.contains("/target/")
+                            || (Repo.PENDING_MODULES.contains(first) && !modules.contains(first))) {
+                        continue;
+                    }
+                    Path target = Repo.ROOT.resolve(reference);
+                    checked.add(reference);
+                    assertTrue(Files.exists(target), Repo.relative(file) + " names " + reference + ", which does not exist");
+                    if (reference.endsWith(".sh") || reference.startsWith(".ci/")) {
+                        assertTrue(Files.isExecutable(target), reference + " is not executable");
+                    }
+                }
+            }
+        }
+        assertTrue(checked.stream().anyMatch(reference -> reference.startsWith("scripts/")), checked.toString());
+        assertTrue(checked.stream().anyMatch(reference -> reference.startsWith("k8s/")), checked.toString());
+    }
+
+    @Test
+    void theKindClusterIsCreatedUnderTheNameKindShLoadsImagesInto() {
+        JsonNode e2e = Repo.yaml(".github/workflows/e2e-kind.yml");
+        JsonNode kind = Repo.steps(e2e).stream()
+                .filter(step -> step.path("uses").asText().startsWith("helm/kind-action@")).findFirst().orElseThrow();
+        String cluster = kind.path("with").path("cluster_name").asText("chart-testing");
+        assertEquals(cluster, e2e.path("env").path("CLUSTER").asText(),
+                "k8s/kind.sh would `kind load` into another cluster than the one kind-action created");
+        assertTrue(Files.exists(Repo.ROOT.resolve(kind.path("with").path("config").asText())));
+    }
+
+    /** run: scripts, and with: inputs that name files (paths, configs). */
+    private static List<String> texts(JsonNode workflow) {
+        List<String> texts = new ArrayList<>(Repo.runScripts(workflow));
+        for (JsonNode step : Repo.steps(workflow)) {
+            step.path("with").fields().forEachRemaining(input -> texts.add(input.getValue().asText()));
+        }
+        return texts;
+    }
+}
