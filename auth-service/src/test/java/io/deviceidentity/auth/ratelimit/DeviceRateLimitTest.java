@@ -31,6 +31,7 @@ class DeviceRateLimitTest {
         int allowed = 0;
         int denied = 0;
         int limited = 0;
+        long start = System.nanoTime();
         for (int attempt = 0; attempt < 30; attempt++) {
             Response answer = authn(id, attempt % 2 == 0 ? "right" : "wrong");
             if (answer.statusCode() == 429) {
@@ -48,9 +49,12 @@ class DeviceRateLimitTest {
             }
         }
 
-        assertEquals(10, allowed + denied, "the default burst is 10 attempts");
-        assertEquals(20, limited);
-        assertEquals(allowed + denied, hashes() - hashesBefore, "only answered attempts cost a bcrypt");
+        // The default burst is 10 attempts; the bucket refills one every 6 s, so a slow run may earn a few more.
+        long refilled = (System.nanoTime() - start) / 6_000_000_000L;
+        int answered = allowed + denied;
+        assertTrue(answered >= 10 && answered <= 10 + refilled, answered + " answered, " + refilled + " refilled");
+        assertEquals(30 - answered, limited);
+        assertEquals(answered, hashes() - hashesBefore, "only answered attempts cost a bcrypt");
     }
 
     private long hashes() {

@@ -1,0 +1,31 @@
+package io.deviceidentity.registration.support;
+
+import java.util.Map;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+/**
+ * Configures the packaged artifact (JAR here, native executable in CI) that {@code @QuarkusIntegrationTest}
+ * launches. It runs in its production profile, without the {@code %test.*} keys, so this passes what the chart
+ * passes as environment variables, pointed at the test PostgreSQL and PgBouncer of scripts/stack.sh.
+ */
+public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManager {
+
+    @Override
+    public Map<String, String> start() {
+        return Map.of(
+                "identity.db.port", System.getProperty("test.pgbouncer.port", "56433"),
+                "identity.schema.port", System.getProperty("test.pg.port", "55433"),
+                "identity.registration.tokens", Devices.TOKEN + "," + Devices.SECOND_TOKEN,
+                "identity.registration.bcrypt-cost", "4",
+                "quarkus.fault-tolerance.\"io.deviceidentity.registration.devices.DeviceStore/save\".circuit-breaker.delay", "1000",
+                "quarkus.fault-tolerance.\"io.deviceidentity.registration.devices.DeviceStore/find\".circuit-breaker.delay", "1000",
+                "quarkus.fault-tolerance.\"io.deviceidentity.registration.devices.DeviceStore/revoke\".circuit-breaker.delay", "1000",
+                "quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN");
+    }
+
+    @Override
+    public void stop() {
+        // Nothing to stop: the stack belongs to `make test` (scripts/stack.sh db-up / db-down).
+    }
+}
