@@ -24,6 +24,7 @@ public final class EmqxAuthnClient {
     private final List<PipelinedWorker> workers = new ArrayList<>();
     private final long requestTimeoutNanos;
     private final CallListener listener;
+    private int awaitingCallers;
 
     public EmqxAuthnClient(Vertx vertx, String host, int port, String path, int poolSize, int pipelining,
             Duration requestTimeout, CallListener listener) {
@@ -42,7 +43,9 @@ public final class EmqxAuthnClient {
     public void authenticate(Buffer body, Consumer<Answer> caller) {
         long now = System.nanoTime();
         long[] callerTimer = {-1};
+        awaitingCallers++;
         AuthnCall call = new AuthnCall(body, now, requestTimeoutNanos, answer -> {
+            awaitingCallers--;
             if (answer != Answer.TIMEOUT) {
                 vertx.cancelTimer(callerTimer[0]);
             }
@@ -58,6 +61,12 @@ public final class EmqxAuthnClient {
         workers.get(ThreadLocalRandom.current().nextInt(workers.size())).submit(call);
     }
 
+    /** Calls whose caller has no result yet (neither an answer nor its timeout). */
+    public int awaitingCallers() {
+        return awaitingCallers;
+    }
+
+    /** Requests sent and not yet answered, including ones whose caller already gave up. */
     public int inFlight() {
         return workers.stream().mapToInt(PipelinedWorker::inFlight).sum();
     }

@@ -88,7 +88,7 @@ public final class LoadRun {
                 vertx.cancelTimer(timer);
                 workload.stop();
                 RunSummary summary = new RunSummary(settings.label(), startedAt, settings.describe(),
-                        recorder.totals(totalSeconds - warmupSeconds, client.inFlight() + client.queued(),
+                        recorder.totals(totalSeconds - warmupSeconds, client.awaitingCallers(),
                                 workload.connected()),
                         new RunSummary.DatabasePeaks(watcher.peakPostgres(), watcher.peakPgbouncer(),
                                 watcher.problem()),
