@@ -16,12 +16,12 @@ public final class ClosedLoop implements Workload {
     private boolean running;
     private long connected;
 
-    public ClosedLoop(EmqxAuthnClient client, PopulationSpec population, int users, AttemptListener listener) {
+    public ClosedLoop(EmqxAuthnClient client, DevicePopulation population, int users, AttemptListener listener) {
         if (users < 1) {
             throw new IllegalArgumentException("--closed-loop needs at least 1 user");
         }
         this.client = client;
-        this.population = new DevicePopulation(population);
+        this.population = population;
         this.users = users;
         this.listener = listener;
     }

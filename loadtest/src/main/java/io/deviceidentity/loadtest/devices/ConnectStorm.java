@@ -29,11 +29,11 @@ public final class ConnectStorm implements Workload {
     private boolean running;
     private long connected;
 
-    public ConnectStorm(Vertx vertx, EmqxAuthnClient client, PopulationSpec population, RetryPolicy retry,
+    public ConnectStorm(Vertx vertx, EmqxAuthnClient client, DevicePopulation population, RetryPolicy retry,
             double rate, AttemptListener listener) {
         this.vertx = vertx;
         this.client = client;
-        this.population = new DevicePopulation(population);
+        this.population = population;
         this.retry = retry;
         this.rate = rate;
         this.listener = listener;

@@ -7,10 +7,11 @@ import java.util.SplittableRandom;
 import io.deviceidentity.loadtest.emqx.AuthnBody;
 
 /**
- * The registered devices, with the idle ones (not connected, not connecting, not waiting to retry) kept in a list
+ * The registered devices (built once, before the run starts: tens of thousands of request bodies are not built on
+ * the event loop), with the idle ones (not connected, not connecting, not waiting to retry) kept in a list
  * that allows picking a random one and removing it in O(1). Unknown devices are made up on demand.
  */
-final class DevicePopulation {
+public final class DevicePopulation {
 
     private static final String PEERHOST = "127.0.0.1";
 
@@ -19,7 +20,7 @@ final class DevicePopulation {
     private final SplittableRandom random;
     private int unknownCount;
 
-    DevicePopulation(PopulationSpec spec) {
+    public DevicePopulation(PopulationSpec spec) {
         this.spec = spec;
         this.random = new SplittableRandom(spec.seed());
         for (int n = 1; n <= spec.devices(); n++) {

@@ -63,6 +63,8 @@ public final class Comparison {
         rows.add(rowOfRun("peak PgBouncer clients / PostgreSQL conns", run -> peak(run, "peak_pgbouncer_clients") + " / "
                 + peak(run, "peak_postgres_connections")));
         rows.add(row("devices connected", t -> Long.toString(t.path("devices_connected").asLong())));
+        rows.add(row("load generator's worst lag, ms (high = suspect)",
+                t -> Long.toString(t.path("max_generator_lag_ms").asLong())));
         return rows;
     }
 

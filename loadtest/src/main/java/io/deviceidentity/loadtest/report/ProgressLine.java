@@ -33,11 +33,12 @@ public final class ProgressLine {
                 .collect(Collectors.joining(" "));
         String db = s.pgConnections() == null && s.pgbouncerClients() == null ? ""
                 : String.format(" | db pg=%s bouncer=%s", dash(s.pgConnections()), dash(s.pgbouncerClients()));
+        String lag = s.generatorLagMs() >= 200 ? " | generator lag " + s.generatorLagMs() + " ms" : "";
         String line = String.format("[%s %3d/%ds] offered %d/s (fresh %d, retry %d) goodput %d/s | %s timeout=%d "
-                        + "late=%d | p50 %.0f p99 %.0f max %.0f ms | inflight %d queued %d%s",
+                        + "late=%d | p50 %.0f p99 %.0f max %.0f ms | inflight %d queued %d%s%s",
                 label, s.second(), totalSeconds, s.offered(), s.freshAttempts(), s.retries(), s.goodput(),
                 answers.isEmpty() ? "-" : answers, s.timeouts(), s.answersAfterTimeout(), s.latency().p50Ms(),
-                s.latency().p99Ms(), s.latency().maxMs(), s.inFlight(), s.queued(), db);
+                s.latency().p99Ms(), s.latency().maxMs(), s.inFlight(), s.queued(), db, lag);
         if (inPlace) {
             out.print("\r\033[K" + line);
         } else {

@@ -20,6 +20,7 @@ public final class Recorder implements CallListener, AttemptListener {
     private final LatencyHistogram totalUnavailable = new LatencyHistogram();
     private final List<SecondStats> seconds = new ArrayList<>();
     private boolean counting;
+    private long maxLagMs;
 
     /** Starts the totals (the end of the warm-up). */
     public void startCounting() {
@@ -89,11 +90,12 @@ public final class Recorder implements CallListener, AttemptListener {
 
     /** Closes the current second and starts the next. */
     public SecondStats closeSecond(int inFlight, int queued, Integer pgConnections, Integer pgbouncerClients,
-            long devicesConnected) {
+            long devicesConnected, long generatorLagMs) {
+        maxLagMs = Math.max(maxLagMs, generatorLagMs);
         SecondStats stats = new SecondStats(seconds.size() + 1, window.offered, window.fresh, window.retries,
                 window.inTime.get("200 allow"), window.inTime.snapshot(), window.timeouts, window.late.total(),
                 window.expiredInQueue, window.latency.summary(), inFlight, queued, pgConnections, pgbouncerClients,
-                devicesConnected);
+                devicesConnected, generatorLagMs);
         seconds.add(stats);
         window.reset();
         return stats;
@@ -112,7 +114,7 @@ public final class Recorder implements CallListener, AttemptListener {
                 total.late.snapshot(), total.late.total(), total.timeouts, total.expiredInQueue, transportErrors,
                 total.inTime.statusBetween(500, 600), total.late.statusBetween(500, 600),
                 total.inTime.get("429 rate_limited"), total.exhausted, pendingAtEnd, devicesConnected,
-                total.latency.summary(), totalAdmitted.summary(), totalUnavailable.summary());
+                total.latency.summary(), totalAdmitted.summary(), totalUnavailable.summary(), maxLagMs);
     }
 
     private static double rate(long count, double seconds) {

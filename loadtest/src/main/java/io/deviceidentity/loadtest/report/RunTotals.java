@@ -6,7 +6,8 @@ import java.util.Map;
  * The run's totals after warm-up. Rates are per second of counting. {@code answers} are the answers EMQX would
  * have read (in time); {@code answersAfterTimeout} arrived after EMQX had given up: work the service did for
  * nobody. Latency covers every HTTP answer received (in time or late); {@code admitted} is the 200s (the service
- * decided allow/deny), {@code unavailable503} the 503s.
+ * decided allow/deny), {@code unavailable503} the 503s. {@code maxGeneratorLagMs}: the worst delay of the load
+ * generator's own clock tick; more than a few hundred ms means the generator was starved and the run is suspect.
  */
 public record RunTotals(
         double measuredSeconds,
@@ -30,5 +31,6 @@ public record RunTotals(
         long devicesConnected,
         LatencySummary latencyAll,
         LatencySummary latencyAdmitted,
-        LatencySummary latencyUnavailable503) {
+        LatencySummary latencyUnavailable503,
+        long maxGeneratorLagMs) {
 }

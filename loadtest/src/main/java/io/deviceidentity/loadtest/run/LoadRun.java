@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import io.deviceidentity.loadtest.db.ConnectionWatcher;
 import io.deviceidentity.loadtest.devices.ClosedLoop;
 import io.deviceidentity.loadtest.devices.ConnectStorm;
+import io.deviceidentity.loadtest.devices.DevicePopulation;
 import io.deviceidentity.loadtest.devices.Workload;
 import io.deviceidentity.loadtest.emqx.EmqxAuthnClient;
 import io.deviceidentity.loadtest.report.ProgressLine;
@@ -44,10 +45,11 @@ public final class LoadRun {
         ProgressLine progress = new ProgressLine(console, settings.progress(), settings.label());
         String startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         CompletableFuture<RunSummary> done = new CompletableFuture<>();
+        DevicePopulation population = new DevicePopulation(settings.population());
         try {
             vertx.runOnContext(ignored -> {
                 try {
-                    start(vertx, recorder, watcher, progress, startedAt, done);
+                    start(vertx, population, recorder, watcher, progress, startedAt, done);
                 } catch (RuntimeException failure) {
                     done.completeExceptionally(failure);
                 }
@@ -61,13 +63,13 @@ public final class LoadRun {
         }
     }
 
-    private void start(Vertx vertx, Recorder recorder, ConnectionWatcher watcher, ProgressLine progress,
+    private void start(Vertx vertx, DevicePopulation population, Recorder recorder, ConnectionWatcher watcher, ProgressLine progress,
             String startedAt, CompletableFuture<RunSummary> done) {
         EmqxAuthnClient client = new EmqxAuthnClient(vertx, settings.url().getHost(), port(), settings.url().getPath(),
                 settings.poolSize(), settings.pipelining(), settings.requestTimeout(), recorder);
         Workload workload = settings.closedLoopUsers() > 0
-                ? new ClosedLoop(client, settings.population(), settings.closedLoopUsers(), recorder)
-                : new ConnectStorm(vertx, client, settings.population(), settings.retry(), settings.rate(), recorder);
+                ? new ClosedLoop(client, population, settings.closedLoopUsers(), recorder)
+                : new ConnectStorm(vertx, client, population, settings.retry(), settings.rate(), recorder);
         int totalSeconds = (int) settings.duration().toSeconds();
         long warmupSeconds = settings.warmup().toSeconds();
         if (warmupSeconds == 0) {
@@ -76,13 +78,18 @@ public final class LoadRun {
         watcher.start();
         workload.start();
         int[] second = {0};
+        long[] previousTick = {System.nanoTime()};
         vertx.setPeriodic(1_000, timer -> {
             second[0]++;
+            // How much later than one second after the previous tick this one ran: the generator's own stall.
+            long now = System.nanoTime();
+            long lagMs = Math.max(0, (now - previousTick[0]) / 1_000_000 - 1_000);
+            previousTick[0] = now;
             if (second[0] == warmupSeconds) {
                 recorder.startCounting();
             }
             SecondStats stats = recorder.closeSecond(client.inFlight(), client.queued(), watcher.takeWindowPostgres(),
-                    watcher.takeWindowPgbouncer(), workload.connected());
+                    watcher.takeWindowPgbouncer(), workload.connected(), lagMs);
             progress.show(stats, totalSeconds);
             if (second[0] >= totalSeconds) {
                 vertx.cancelTimer(timer);
