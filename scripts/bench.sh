@@ -16,7 +16,8 @@
 # Environment (defaults in brackets): PG_PORT [55434], PGBOUNCER_PORT [56434], AUTH_PORT [8091],
 # STACK_DIR [.local/bench], BENCH_OUT [target/bench], BENCH_DURATION [35s], BENCH_CAPACITY_DURATION [20s],
 # BENCH_OVERLOAD [8], BENCH_DEVICES [20000], BENCH_REQUEST_TIMEOUT [10s, the incident's and the chart's],
-# BENCH_AUTH_CPUS [0], BENCH_LOAD_CPUS [1], BENCH_JMH [1; 0 skips it], SKIP_BUILD [0].
+# BENCH_AUTH_CPUS [0], BENCH_LOAD_CPUS [1], BENCH_TOOL_CPUS [= BENCH_LOAD_CPUS], BENCH_JMH [1; 0 skips it],
+# SKIP_BUILD [0].
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -26,6 +27,9 @@ cd "$ROOT"
 : "${STACK_DIR:=$ROOT/.local/bench}" "${BENCH_OUT:=$ROOT/target/bench}"
 : "${BENCH_DURATION:=35s}" "${BENCH_CAPACITY_DURATION:=20s}" "${BENCH_OVERLOAD:=8}" "${BENCH_DEVICES:=20000}"
 : "${BENCH_REQUEST_TIMEOUT:=10s}" "${BENCH_AUTH_CPUS:=0}" "${BENCH_LOAD_CPUS:=1}" "${BENCH_JMH:=1}"
+# The load generator runs beside the database by default; on a machine shared with other work, BENCH_TOOL_CPUS=0,1
+# lets it float (its own lag, reported in the table, shows whether it kept up).
+: "${BENCH_TOOL_CPUS:=$BENCH_LOAD_CPUS}"
 : "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}" "${DB_NAME:=identity}"
 export PG_PORT PGBOUNCER_PORT STACK_DIR DB_USER DB_PASSWORD DB_NAME
 
@@ -44,7 +48,7 @@ log() { printf '[bench] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 # The stack script runs PostgreSQL/PgBouncer; pinning it pins them (children inherit the CPU affinity).
 stack() { taskset -c "$BENCH_LOAD_CPUS" "$ROOT/scripts/stack.sh" "$@" dev; }
-loadtest() { taskset -c "$BENCH_LOAD_CPUS" java -Xmx1g -jar "$LOADTEST_JAR" "$@"; }
+loadtest() { taskset -c "$BENCH_TOOL_CPUS" java -Xmx1g -jar "$LOADTEST_JAR" "$@"; }
 
 command -v taskset >/dev/null || die "taskset (util-linux) is needed to pin the service to its core"
 command -v curl >/dev/null || die "curl is needed"

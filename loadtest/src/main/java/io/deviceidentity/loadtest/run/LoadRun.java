@@ -77,32 +77,44 @@ public final class LoadRun {
         }
         watcher.start();
         workload.start();
-        int[] second = {0};
-        long[] previousTick = {System.nanoTime()};
-        vertx.setPeriodic(1_000, timer -> {
-            second[0]++;
-            // How much later than one second after the previous tick this one ran: the generator's own stall.
-            long now = System.nanoTime();
-            long lagMs = Math.max(0, (now - previousTick[0]) / 1_000_000 - 1_000);
-            previousTick[0] = now;
-            if (second[0] == warmupSeconds) {
+        long startNanos = System.nanoTime();
+        Runnable finish = () -> {
+            workload.stop();
+            RunSummary summary = new RunSummary(settings.label(), startedAt, settings.describe(),
+                    recorder.totals(totalSeconds - warmupSeconds, client.awaitingCallers(), workload.connected()),
+                    new RunSummary.DatabasePeaks(watcher.peakPostgres(), watcher.peakPgbouncer(), watcher.problem()),
+                    recorder.seconds());
+            client.close();
+            watcher.close();
+            done.complete(summary);
+        };
+        scheduleTick(vertx, startNanos, 1, totalSeconds, warmupSeconds, recorder, client, watcher, workload,
+                progress, finish);
+    }
+
+    /**
+     * Closes second {@code n} at wall-clock time start + n s. Each tick is aimed at its own boundary rather than one
+     * second after the previous tick, so a stalled generator does not stretch the run: the stalled second shows
+     * its lag and the next one is short, and the run still ends at its duration.
+     */
+    private void scheduleTick(Vertx vertx, long startNanos, int n, int totalSeconds, long warmupSeconds,
+            Recorder recorder, EmqxAuthnClient client, ConnectionWatcher watcher, Workload workload,
+            ProgressLine progress, Runnable finish) {
+        long target = startNanos + n * 1_000_000_000L;
+        long delayMillis = Math.max(1, (target - System.nanoTime()) / 1_000_000);
+        vertx.setTimer(delayMillis, timer -> {
+            long lagMs = Math.max(0, (System.nanoTime() - target) / 1_000_000);
+            if (n == warmupSeconds) {
                 recorder.startCounting();
             }
             SecondStats stats = recorder.closeSecond(client.inFlight(), client.queued(), watcher.takeWindowPostgres(),
                     watcher.takeWindowPgbouncer(), workload.connected(), lagMs);
             progress.show(stats, totalSeconds);
-            if (second[0] >= totalSeconds) {
-                vertx.cancelTimer(timer);
-                workload.stop();
-                RunSummary summary = new RunSummary(settings.label(), startedAt, settings.describe(),
-                        recorder.totals(totalSeconds - warmupSeconds, client.awaitingCallers(),
-                                workload.connected()),
-                        new RunSummary.DatabasePeaks(watcher.peakPostgres(), watcher.peakPgbouncer(),
-                                watcher.problem()),
-                        recorder.seconds());
-                client.close();
-                watcher.close();
-                done.complete(summary);
+            if (n >= totalSeconds) {
+                finish.run();
+            } else {
+                scheduleTick(vertx, startNanos, n + 1, totalSeconds, warmupSeconds, recorder, client, watcher,
+                        workload, progress, finish);
             }
         });
     }
