@@ -34,7 +34,7 @@ test-db-down:
 
 # --- Benchmarks -------------------------------------------------------------------------------------------------
 # Not part of `make test`: prints figures and asserts nothing. Own stack (STACK_DIR .local/bench, ports 55434/56434,
-# auth-service 8091), so it never touches what `make up` or `make test` run. Takes about 7-9 minutes on 2 cores.
+# auth-service 8091), so it never touches what `make up` or `make test` run. Takes 5-8 minutes on 2 cores.
 # Overrides: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, STACK_DIR, BENCH_DURATION, BENCH_OVERLOAD, ... (scripts/bench.sh).
 .PHONY: bench
 
