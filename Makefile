@@ -85,3 +85,13 @@ storm:
 ## kind-down: delete the kind cluster
 kind-down:
 	k8s/kind.sh down
+
+# --- Benchmarks -------------------------------------------------------------------------------------------------
+# Not part of `make test`: prints figures and asserts nothing. Own stack (STACK_DIR .local/bench, ports 55434/56434,
+# auth-service 8091), so it never touches what `make up` or `make test` run. Takes 5-8 minutes on 2 cores.
+# Overrides: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, STACK_DIR, BENCH_DURATION, BENCH_OVERLOAD, ... (scripts/bench.sh).
+.PHONY: bench
+
+## bench: incident replay (capacity, unprotected vs protected, backoff devices) and the bcrypt JMH benchmark
+bench:
+	scripts/bench.sh

@@ -120,7 +120,9 @@ wait_for_report() {
 
 load() {
   need kubectl
-  local job=device-identity-loadtest pod
+  local job=device-identity-loadtest file="$ROOT/k8s/jobs/loadtest-job.yaml" pod devices
+  devices=$(sed -n 's/^ *- --devices=\([0-9]*\)$/\1/p' "$file")
+  seed_devices load- 1 "$devices" "$(sed -n 's/^ *- --shared-password=\(.*\)$/\1/p' "$file")"
   kubectl -n "$NAMESPACE" delete job "$job" --ignore-not-found >/dev/null
   kubectl -n "$NAMESPACE" apply -f "$ROOT/k8s/jobs/loadtest-job.yaml"
   log "load test running (kubectl -n $NAMESPACE logs -f job/$job -c loadtest)"
@@ -133,17 +135,19 @@ load() {
   log "report: $REPORT_DIR ($(ls "$REPORT_DIR" | tr '\n' ' '))"
 }
 
-# The storm's devices share one password, so one hash serves them all: seeding takes a second, not a bcrypt per device.
-seed_bench_devices() {
-  local total=$1
-  log "seeding bench-0..bench-$((total + 1)) (one bcrypt hash for all)"
+# Load and storm devices share one password per population, so one hash serves them all: seeding takes a second,
+# not a bcrypt per device. Usage: seed_devices PREFIX FIRST LAST PASSWORD
+seed_devices() {
+  local prefix=$1 first=$2 last=$3 password=$4
+  log "seeding $prefix$first..$prefix$last (one bcrypt hash for all)"
   kubectl -n "$NAMESPACE" exec -i "statefulset/$RELEASE-postgresql" -c postgresql -- \
     sh -c 'psql -v ON_ERROR_STOP=1 -q -U "$POSTGRES_USER" -d "$POSTGRES_DB"' <<SQL
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pgcrypto;
 INSERT INTO device_credentials (client_id, password_hash)
-SELECT 'bench-' || n, h.hash FROM generate_series(0, $((total + 1))) AS n,
-  (SELECT crypt('bench-password', gen_salt('bf', 10)) AS hash) AS h
-WHERE NOT EXISTS (SELECT 1 FROM device_credentials WHERE client_id = 'bench-' || n);
+SELECT '$prefix' || n, h.hash FROM generate_series($first, $last) AS n,
+  (SELECT crypt('$password', gen_salt('bf', 10)) AS hash) AS h
+WHERE NOT EXISTS (SELECT 1 FROM device_credentials WHERE client_id = '$prefix' || n);
 SQL
 }
 
@@ -153,7 +157,7 @@ storm() {
   pods=$(sed -n 's/^  completions: *\([0-9]*\)$/\1/p' "$file")
   per_pod=${STORM_CLIENTS_PER_POD:-$(grep -A1 'name: CLIENTS_PER_POD' "$file" | sed -n 's/.*value: *"\([0-9]*\)".*/\1/p')}
   rate=${STORM_CONN_RATE:-$(grep -A1 'name: CONN_RATE' "$file" | sed -n 's/.*value: *"\([0-9]*\)".*/\1/p')}
-  seed_bench_devices $((pods * per_pod))
+  seed_devices bench- 0 $((pods * per_pod + 1)) bench-password
   kubectl -n "$NAMESPACE" delete job "$job" --ignore-not-found >/dev/null
   sed -e "/name: CLIENTS_PER_POD/{n;s/value: .*/value: \"$per_pod\"/;}" -e "/name: CONN_RATE/{n;s/value: .*/value: \"$rate\"/;}" \
     "$file" | kubectl -n "$NAMESPACE" apply -f -

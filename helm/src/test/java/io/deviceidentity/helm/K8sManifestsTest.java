@@ -53,19 +53,20 @@ class K8sManifestsTest {
         Job job = job("loadtest-job.yaml");
         Map<String, String> labels = job.getSpec().getTemplate().getMetadata().getLabels();
         assertEquals("true", labels.get(NetworkPolicyTest.AUTHN_CLIENT));
-        assertEquals("true", labels.get("device-identity.io/registration-client"));
         Container loadtest = job.getSpec().getTemplate().getSpec().getInitContainers().get(0);
         assertEquals("device-identity/loadtest:0.1.0", loadtest.getImage());
-        URI authn = URI.create(arg(loadtest, "--authn-url"));
+        assertEquals("run", loadtest.getArgs().get(0), "the load generator's run command");
+        URI authn = URI.create(arg(loadtest, "--url"));
         assertServiceExists(authn);
         assertEquals("/mqtt/authn", authn.getPath());
-        assertServiceExists(URI.create(arg(loadtest, "--registration-url")));
-        assertEquals("device-identity-registration-tokens",
-                loadtest.getEnv().get(0).getValueFrom().getSecretKeyRef().getName());
-        // The EMQX it imitates is the one the kind values configure.
+        // The tool refuses non-loopback targets unless this names the intended host.
+        assertEquals("LOADTEST_ALLOW_HOST", loadtest.getEnv().get(0).getName());
+        assertEquals(authn.getHost(), loadtest.getEnv().get(0).getValue());
+        // The EMQX it imitates is the one the kind values configure: 3 nodes x pool_size 4, pipelining 1.
         assertEquals("1", arg(loadtest, "--pipelining"));
         assertEquals("10s", arg(loadtest, "--request-timeout"));
-        assertEquals("4", arg(loadtest, "--pool-size"));
+        assertEquals("12", arg(loadtest, "--pool-size"));
+        assertEquals("/reports", arg(loadtest, "--out"));
         assertEquals(0, job.getSpec().getBackoffLimit(), "a failed load test is reported, not retried");
     }
 

@@ -1,0 +1,29 @@
+package io.deviceidentity.loadtest.cli;
+
+import io.deviceidentity.loadtest.devices.PopulationSpec;
+import picocli.CommandLine.Option;
+
+/** The registered devices: how many, how they are named, which password they use. */
+public final class PopulationOptions {
+
+    @Option(names = "--devices", defaultValue = "100",
+            description = "Registered devices <prefix>1..N (default: ${DEFAULT-VALUE}; `make up` seeds 100).")
+    int devices;
+
+    @Option(names = "--device-prefix", defaultValue = "demo-device-",
+            description = "Client id prefix (default: ${DEFAULT-VALUE}).")
+    String idPrefix;
+
+    @Option(names = "--password-prefix", defaultValue = "demo-password-",
+            description = "Device N's password is <prefix>N (default: ${DEFAULT-VALUE}).")
+    String passwordPrefix;
+
+    @Option(names = "--shared-password",
+            description = "Every device uses this password instead (populations seeded with one hash).")
+    String sharedPassword;
+
+    PopulationSpec spec(double wrongPasswordShare, double unknownShare, long seed) {
+        return new PopulationSpec(devices, idPrefix, passwordPrefix, sharedPassword, wrongPasswordShare, unknownShare,
+                seed);
+    }
+}

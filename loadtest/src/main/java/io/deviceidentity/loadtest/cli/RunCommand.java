@@ -1,0 +1,130 @@
+package io.deviceidentity.loadtest.cli;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import io.deviceidentity.loadtest.devices.Durations;
+import io.deviceidentity.loadtest.devices.RetryPolicy;
+import io.deviceidentity.loadtest.report.ProgressLine;
+import io.deviceidentity.loadtest.report.RunSummary;
+import io.deviceidentity.loadtest.report.RunTotals;
+import io.deviceidentity.loadtest.run.LoadRun;
+import io.deviceidentity.loadtest.run.RunSettings;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code run}: one bounded load run against auth-service; writes summary.json and report.html. */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Drive auth-service like EMQX with connecting devices for a bounded time; print a line every "
+                + "second and write <out>/summary.json and <out>/report.html.")
+public final class RunCommand implements Callable<Integer> {
+
+    @Option(names = "--url", defaultValue = "http://127.0.0.1:8081/mqtt/authn",
+            description = "auth-service's authn endpoint; loopback only (default: ${DEFAULT-VALUE}).")
+    URI url;
+
+    @Option(names = "--pool-size", defaultValue = "8",
+            description = "EMQX pool_size: connections, one per worker (default: ${DEFAULT-VALUE}).")
+    int poolSize;
+
+    @Option(names = "--pipelining", defaultValue = "100",
+            description = "EMQX enable_pipelining: requests in flight per connection; more wait in the worker's "
+                    + "unbounded queue. EMQX's default is ${DEFAULT-VALUE}; our chart sets 1.")
+    int pipelining;
+
+    @Option(names = "--request-timeout", defaultValue = "5s", converter = DurationConverter.class,
+            description = "EMQX request_timeout; the caller gives up 0.5 s after it (default: ${DEFAULT-VALUE}; "
+                    + "the incident and the chart: 10s).")
+    java.time.Duration requestTimeout;
+
+    @Option(names = "--rate", defaultValue = "20",
+            description = "Open model: fresh device connects per second, Poisson arrivals (default: ${DEFAULT-VALUE}). "
+                    + "Retries come on top.")
+    double rate;
+
+    @Option(names = "--closed-loop", defaultValue = "0", paramLabel = "USERS",
+            description = "Closed model instead: USERS callers, each sending its next connect when the previous one "
+                    + "is answered (capacity measurement). Use with --pipelining 1 --pool-size USERS.")
+    int closedLoopUsers;
+
+    @Option(names = "--duration", defaultValue = "30s", converter = DurationConverter.class,
+            description = "Run time; the run stops by itself (default: ${DEFAULT-VALUE}).")
+    java.time.Duration duration;
+
+    @Option(names = "--warmup", defaultValue = "0s", converter = DurationConverter.class,
+            description = "First part of the run left out of the totals (default: ${DEFAULT-VALUE}).")
+    java.time.Duration warmup;
+
+    @Mixin
+    PopulationOptions population;
+
+    @Option(names = "--wrong-password-share", defaultValue = "0.0",
+            description = "Share of registered devices presenting a wrong password (default: ${DEFAULT-VALUE}).")
+    double wrongPasswordShare;
+
+    @Option(names = "--unknown-share", defaultValue = "0.0",
+            description = "Share of arrivals from devices that were never registered (default: ${DEFAULT-VALUE}).")
+    double unknownShare;
+
+    @Option(names = "--retry", defaultValue = "fixed:12s",
+            description = "Device retry after a failed connect: fixed:12s (the incident), backoff:1s..60s "
+                    + "(exponential, full jitter) or none (default: ${DEFAULT-VALUE}).")
+    String retry;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Random seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Mixin
+    DatabaseOptions database;
+
+    @Option(names = "--out", defaultValue = "target/loadtest",
+            description = "Output directory for summary.json and report.html (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--label", defaultValue = "run", description = "Name of the run in reports (default: ${DEFAULT-VALUE}).")
+    String label;
+
+    @Option(names = "--progress", defaultValue = "auto",
+            description = "auto (in place on a terminal, else one line per second), tty, lines or none.")
+    ProgressLine.Mode progress;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!isLoopback(url)) {
+            System.err.println("refusing to load " + url.getHost() + ": this tool only targets loopback addresses");
+            return 2;
+        }
+        RunSettings settings = new RunSettings(label, url, poolSize, pipelining, requestTimeout, rate,
+                closedLoopUsers, duration, warmup, population.spec(wrongPasswordShare, unknownShare, seed),
+                RetryPolicy.parse(retry), database.access(), out, progress);
+        RunSummary summary = new LoadRun(settings, System.err).execute();
+        RunTotals t = summary.totals();
+        System.out.printf("%s: offered %.1f/s, goodput %.1f allows/s, answers %s, timeouts %d, late %d, "
+                        + "p99 admitted %.0f ms, peak PgBouncer clients %s, PostgreSQL %s -> %s%n",
+                label, t.offeredRate(), t.goodput(), t.answers(), t.timeouts(), t.answersAfterTimeoutTotal(),
+                t.latencyAdmitted().p99Ms(), summary.database().peakPgbouncerClients(),
+                summary.database().peakPostgresConnections(), out.resolve("report.html"));
+        return 0;
+    }
+
+    /**
+     * Load goes to this machine only: the tool is for the local stack and for Jobs inside a test cluster, where the
+     * service name resolves through the cluster's DNS (set LOADTEST_ALLOW_HOST to that name there).
+     */
+    private static boolean isLoopback(URI url) {
+        String host = url.getHost();
+        String allowed = System.getenv("LOADTEST_ALLOW_HOST");
+        return host != null && (host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]")
+                || host.equals(allowed));
+    }
+
+    /** picocli converter for 500ms / 12s / 1m. */
+    public static final class DurationConverter implements picocli.CommandLine.ITypeConverter<java.time.Duration> {
+        @Override
+        public java.time.Duration convert(String value) {
+            return Durations.parse(value);
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package io.deviceidentity.loadtest.emqx;
+
+/** Told everything that happens to authn calls; the recorder implements it. Called on the event loop only. */
+public interface CallListener {
+
+    /** The request reached the HTTP client (EMQX's {@code gen_server:call}). */
+    void offered();
+
+    /** It waited in a worker's queue past its expiry and was dropped without being sent (ehttpc drop_expired). */
+    void expiredInQueue();
+
+    /**
+     * An answer arrived. {@code inTime} is false when the caller had already given up: the service did the work
+     * for nobody.
+     */
+    void answered(Answer answer, long latencyNanos, boolean inTime);
+
+    /** The caller gave up after request_timeout + 0.5 s without an answer. */
+    void timedOut();
+}

@@ -1,0 +1,65 @@
+package io.deviceidentity.loadtest.run;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.deviceidentity.loadtest.db.DatabaseAccess;
+import io.deviceidentity.loadtest.devices.Durations;
+import io.deviceidentity.loadtest.devices.PopulationSpec;
+import io.deviceidentity.loadtest.devices.RetryPolicy;
+import io.deviceidentity.loadtest.report.ProgressLine;
+
+/**
+ * One load run, fully described. {@code closedLoopUsers > 0} selects the closed model (capacity measurement);
+ * otherwise devices arrive at {@code rate} per second.
+ */
+public record RunSettings(
+        String label,
+        URI url,
+        int poolSize,
+        int pipelining,
+        Duration requestTimeout,
+        double rate,
+        int closedLoopUsers,
+        Duration duration,
+        Duration warmup,
+        PopulationSpec population,
+        RetryPolicy retry,
+        DatabaseAccess database,
+        Path outputDirectory,
+        ProgressLine.Mode progress) {
+
+    public RunSettings {
+        if (duration.compareTo(warmup) <= 0) {
+            throw new IllegalArgumentException("--duration must be longer than --warmup");
+        }
+        if (!"http".equals(url.getScheme())) {
+            throw new IllegalArgumentException("--url must be an http:// URL");
+        }
+    }
+
+    /** What summary.json records about the run (no passwords). */
+    Map<String, Object> describe() {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("url", url.toString());
+        d.put("model", closedLoopUsers > 0 ? "closed-loop" : "open");
+        if (closedLoopUsers > 0) {
+            d.put("closed_loop_users", closedLoopUsers);
+        } else {
+            d.put("rate", rate);
+            d.put("retry", retry.describe());
+        }
+        d.put("pool_size", poolSize);
+        d.put("pipelining", pipelining);
+        d.put("request_timeout", Durations.format(requestTimeout));
+        d.put("duration", Durations.format(duration));
+        d.put("warmup", Durations.format(warmup));
+        d.put("devices", population.devices());
+        d.put("wrong_password_share", population.wrongPasswordShare());
+        d.put("unknown_share", population.unknownShare());
+        return d;
+    }
+}

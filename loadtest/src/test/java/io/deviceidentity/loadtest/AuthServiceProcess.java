@@ -1,0 +1,126 @@
+package io.deviceidentity.loadtest;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The real auth-service, started from its packaged jar against the test stack's PgBouncer (reads) and PostgreSQL
+ * (migration), on a free loopback port. Stopped by {@link #close()}.
+ */
+final class AuthServiceProcess implements AutoCloseable {
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private AuthServiceProcess(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    static AuthServiceProcess start(Path jar, int pgPort, int pgbouncerPort, Path log) throws Exception {
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: the reactor packages auth-service before this test");
+        }
+        int port = freePort();
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-jar", jar.toString());
+        Map<String, String> env = builder.environment();
+        env.put("AUTH_HOST", "127.0.0.1");
+        env.put("AUTH_PORT", Integer.toString(port));
+        env.put("IDENTITY_DB_HOST", "127.0.0.1");
+        env.put("IDENTITY_DB_PORT", Integer.toString(pgbouncerPort));
+        env.put("IDENTITY_SCHEMA_MIGRATE", "true");
+        env.put("IDENTITY_SCHEMA_PORT", Integer.toString(pgPort));
+        env.put("QUARKUS_LOG_CATEGORY__IO_DEVICEIDENTITY_OUTCOME__LEVEL", "WARN");
+        Files.createDirectories(log.getParent());
+        builder.redirectErrorStream(true).redirectOutput(log.toFile());
+        AuthServiceProcess service = new AuthServiceProcess(builder.start(), port, log);
+        service.awaitReady(Duration.ofSeconds(90));
+        return service;
+    }
+
+    URI authnUrl() {
+        return URI.create("http://127.0.0.1:" + port + "/mqtt/authn");
+    }
+
+    String metrics() throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    /**
+     * Sends correct-password checks one at a time until one is answered within {@code fastEnough} (a fresh JVM
+     * runs bcrypt interpreted at first, several seconds per hash on a busy machine), at most {@code attempts}.
+     * Rotates over the devices so the per-device attempt limit is never reached. Returns the answers' times.
+     */
+    java.util.List<Long> warmUp(java.util.function.IntFunction<String> bodyOfDevice, int devices, int attempts,
+            Duration fastEnough) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        java.util.List<Long> millis = new java.util.ArrayList<>();
+        for (int i = 0; i < attempts; i++) {
+            HttpRequest request = HttpRequest.newBuilder(authnUrl()).timeout(Duration.ofSeconds(20))
+                    .header("content-type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(bodyOfDevice.apply(i % devices + 1))).build();
+            long start = System.nanoTime();
+            http.send(request, HttpResponse.BodyHandlers.discarding());
+            long took = (System.nanoTime() - start) / 1_000_000;
+            millis.add(took);
+            if (took < fastEnough.toMillis()) {
+                break;
+            }
+        }
+        return millis;
+    }
+
+    private void awaitReady(Duration limit) throws Exception {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
+                .timeout(Duration.ofSeconds(2)).build();
+        long until = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < until) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("auth-service exited; its log:\n" + Files.readString(log));
+            }
+            try {
+                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(250);
+        }
+        close();
+        throw new IllegalStateException("auth-service not ready within " + limit + "; its log:\n" + Files.readString(log));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException interrupted) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

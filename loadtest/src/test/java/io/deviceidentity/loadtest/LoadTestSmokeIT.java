@@ -1,0 +1,132 @@
+package io.deviceidentity.loadtest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.deviceidentity.loadtest.db.DatabaseAccess;
+import io.deviceidentity.loadtest.db.DeviceSeeder;
+import io.deviceidentity.loadtest.devices.PopulationSpec;
+
+/**
+ * A few seconds of the tool against the real auth-service on the test PostgreSQL + PgBouncer: devices with the
+ * right password are allowed and stay connected, wrong passwords and unknown devices are denied (checked on the
+ * service's own outcome metric, which tells the reasons apart), failed devices retry, and the run writes a
+ * summary.json whose numbers add up and an HTML report with its charts. It asserts behaviour, not speed.
+ */
+class LoadTestSmokeIT {
+
+    private static final String PREFIX = "loadtest-smoke-";
+    private static final String PASSWORD_PREFIX = "smoke-password-";
+    private static final int DEVICES = 10;
+
+    private static AuthServiceProcess service;
+    private static DatabaseAccess database;
+    private static Path out;
+
+    @BeforeAll
+    static void startServiceAndSeed() throws Exception {
+        int pgPort = Integer.getInteger("test.pg.port", 55433);
+        int pgbouncerPort = Integer.getInteger("test.pgbouncer.port", 56433);
+        Path target = Path.of(System.getProperty("loadtest.jar", "target/loadtest.jar")).toAbsolutePath().getParent();
+        out = target.resolve("smoke");
+        service = AuthServiceProcess.start(Path.of(System.getProperty("auth.service.jar")), pgPort, pgbouncerPort,
+                target.resolve("smoke-auth-service.log"));
+        database = new DatabaseAccess("jdbc:postgresql://127.0.0.1:" + pgPort + "/identity",
+                "jdbc:postgresql://127.0.0.1:" + pgbouncerPort + "/pgbouncer", "identity", "identity-local-dev",
+                "identity");
+        PopulationSpec population = new PopulationSpec(DEVICES, PREFIX, PASSWORD_PREFIX, null, 0, 0, 0);
+        DeviceSeeder seeder = new DeviceSeeder(database);
+        seeder.remove(population);
+        seeder.seed(population, 10, 2);
+        // A freshly started JVM hashes slowly until the JIT has compiled bcrypt; warm it so that the few seconds
+        // of load below see answers.
+        System.out.println("warm-up answers (ms): " + service.warmUp(n -> "{\"clientid\":\"" + PREFIX + n
+                + "\",\"username\":\"\",\"password\":\"" + PASSWORD_PREFIX + n
+                + "\",\"peerhost\":\"127.0.0.1\",\"cert_common_name\":\"\"}", DEVICES, 15, Duration.ofMillis(400)));
+    }
+
+    @AfterAll
+    static void stopService() {
+        if (service != null) {
+            service.close();
+        }
+    }
+
+    @Test
+    void runAgainstTheRealServiceAllowsValidDevicesDeniesTheRestAndWritesItsReports() throws Exception {
+        // The capacity mode: callers that send the next check as soon as the previous one is answered.
+        assertEquals(0, LoadTest.execute("run", "--url", service.authnUrl().toString(), "--closed-loop", "2",
+                "--pool-size", "2", "--pipelining", "1", "--duration", "3s", "--devices", Integer.toString(DEVICES),
+                "--device-prefix", PREFIX, "--password-prefix", PASSWORD_PREFIX, "--out", out.resolve("closed-loop").toString(),
+                "--label", "closed-loop", "--progress", "lines"));
+        JsonNode closed = new ObjectMapper().readTree(out.resolve("closed-loop/summary.json").toFile());
+        assertEquals("closed-loop", closed.path("settings").path("model").asText());
+        assertTrue(closed.path("totals").path("allows_in_time").asLong() >= 1, "closed loop got answers: " + closed);
+
+        double allowBefore = outcome("allow", "ok");
+        double badPasswordBefore = outcome("deny", "bad_password");
+        double unknownBefore = outcome("deny", "unknown_device");
+
+        int exit = LoadTest.execute("run", "--url", service.authnUrl().toString(),
+                "--rate", "4", "--duration", "5s", "--pool-size", "2", "--pipelining", "1", "--request-timeout", "5s",
+                "--devices", Integer.toString(DEVICES), "--device-prefix", PREFIX, "--password-prefix", PASSWORD_PREFIX,
+                "--wrong-password-share", "0.4", "--unknown-share", "0.25", "--retry", "fixed:1s", "--seed", "7",
+                "--pg-url", database.postgresUrl(), "--pgbouncer-admin-url", database.pgbouncerAdminUrl(),
+                "--out", out.toString(), "--label", "smoke", "--progress", "lines");
+        assertEquals(0, exit, "exit code");
+
+        JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+        JsonNode totals = summary.path("totals");
+        long allows = totals.path("answers").path("200 allow").asLong();
+        long denies = totals.path("answers").path("200 deny").asLong();
+        assertTrue(allows >= 1, "some valid device was allowed: " + totals);
+        assertTrue(denies >= 1, "wrong passwords and unknown devices were denied: " + totals);
+        assertEquals(allows, totals.path("allows_in_time").asLong());
+        assertEquals(allows, totals.path("devices_connected").asLong(), "an allowed device stays connected");
+        assertTrue(allows <= DEVICES, "no device connects twice");
+        assertTrue(totals.path("retries").asLong() >= 1, "denied devices retried on their 1 s timer");
+        assertEquals(totals.path("offered").asLong(),
+                totals.path("fresh_attempts").asLong() + totals.path("retries").asLong(), "offered = fresh + retries");
+        long answered = 0;
+        for (JsonNode count : totals.path("answers")) {
+            answered += count.asLong();
+        }
+        assertEquals(totals.path("offered").asLong(),
+                answered + totals.path("timeouts").asLong() + totals.path("pending_at_end").asLong(),
+                "every attempt is answered, timed out or still pending at the end");
+        assertEquals(5, summary.path("seconds").size(), "one entry per second of the run");
+        assertEquals(1, summary.path("settings").path("pipelining").asInt());
+        assertTrue(summary.path("database").path("peak_pgbouncer_clients").asInt() >= 1,
+                "the service's connections through PgBouncer were seen: " + summary.path("database"));
+        assertTrue(summary.path("database").path("peak_postgres_connections").asInt() >= 1,
+                "PostgreSQL backends were seen: " + summary.path("database"));
+
+        // The service tells the two kinds of denial apart; the tool produced both.
+        assertTrue(outcome("allow", "ok") - allowBefore >= allows, "the service counted the allows");
+        assertTrue(outcome("deny", "bad_password") > badPasswordBefore, "wrong passwords reached bcrypt and failed");
+        assertTrue(outcome("deny", "unknown_device") > unknownBefore, "unknown devices were denied");
+
+        String html = Files.readString(out.resolve("report.html"));
+        assertTrue(html.contains("<canvas id=\"rates\">") && html.contains("new Chart("), "report has its charts");
+        assertTrue(html.contains("\"200 allow\""), "report embeds the run's data");
+    }
+
+    private static double outcome(String result, String reason) throws Exception {
+        Matcher m = Pattern.compile("identity_authn_outcomes_total\\{[^}]*reason=\"" + reason + "\",result=\"" + result
+                + "\"[^}]*} ([0-9.eE+]+)").matcher(service.metrics());
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+}
