@@ -10,7 +10,8 @@
 #   scripts/stack.sh status [dev|test]
 #
 # Profiles keep `make up` and `make test` apart: dev uses ports 55432/56432, test 55433/56433 (all overridable:
-# PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT). State lives under .local/<profile>/ (STACK_DIR).
+# PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT). State lives under .local/<profile>/ (STACK_DIR; under
+# /tmp when root runs a checkout the postgres user cannot reach).
 # PostgreSQL and PgBouncer refuse to run as root, so as root they run as the 'postgres' system user.
 set -euo pipefail
 
@@ -25,7 +26,16 @@ case "$PROFILE" in
 esac
 : "${AUTH_PORT:=8081}" "${REGISTRATION_PORT:=8082}" "${DEMO_DEVICES:=100}"
 : "${DB_NAME:=identity}" "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}"
-: "${STACK_DIR:=$ROOT/.local/$PROFILE}"
+# As root, the database processes run as 'postgres', which must reach their state through every parent directory.
+# A checkout under a private home (mode 700) is not reachable, so the state then lives under /tmp instead.
+default_stack_dir() {
+  local dir=$ROOT/.local/$PROFILE
+  if [[ $(id -u) -eq 0 ]] && id postgres >/dev/null 2>&1 && ! runuser -u postgres -- test -x "$ROOT"; then
+    dir=/tmp/device-identity-$(printf '%s' "$ROOT" | md5sum | cut -c1-12)/$PROFILE
+  fi
+  printf '%s' "$dir"
+}
+: "${STACK_DIR:=$(default_stack_dir)}"
 
 PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
 DATA_DIR=$STACK_DIR/pg
