@@ -8,10 +8,10 @@ import java.util.concurrent.CompletionStage;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.deviceidentity.auth.AuthConfig;
-import io.deviceidentity.auth.credentials.CredentialReader;
 import io.deviceidentity.auth.ratelimit.DeviceAttemptLimiter;
 import io.deviceidentity.credentials.Bcrypt;
 import io.deviceidentity.credentials.ClientIdPolicy;
+import io.deviceidentity.credentials.CredentialFinder;
 import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.credentials.PasswordPolicy;
 import io.deviceidentity.overload.BackendFailures;
@@ -27,12 +27,12 @@ import io.deviceidentity.overload.Deadline;
 @ApplicationScoped
 public class Authenticator {
 
-    private final CredentialReader credentials;
+    private final CredentialFinder credentials;
     private final DeviceAttemptLimiter limiter;
     private final BcryptExecutor bcrypt;
     private final AuthConfig config;
 
-    public Authenticator(CredentialReader credentials, DeviceAttemptLimiter limiter, BcryptExecutor bcrypt,
+    public Authenticator(CredentialFinder credentials, DeviceAttemptLimiter limiter, BcryptExecutor bcrypt,
             AuthConfig config) {
         this.credentials = credentials;
         this.limiter = limiter;

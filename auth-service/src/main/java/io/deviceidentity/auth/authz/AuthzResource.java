@@ -18,8 +18,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deviceidentity.auth.acl.DeviceAcl;
 import io.deviceidentity.auth.acl.TopicRules;
 import io.deviceidentity.auth.authn.AuthnAnswer;
-import io.deviceidentity.auth.credentials.CredentialReader;
 import io.deviceidentity.credentials.ClientIdPolicy;
+import io.deviceidentity.credentials.CredentialFinder;
 import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.http.Answer;
 import io.deviceidentity.http.JsonBodies;
@@ -36,11 +36,11 @@ import io.vertx.ext.web.RoutingContext;
 @Path("/mqtt/authz")
 public class AuthzResource {
 
-    private final CredentialReader credentials;
+    private final CredentialFinder credentials;
     private final RequestAnswerer answerer;
     private final ObjectMapper json;
 
-    public AuthzResource(CredentialReader credentials, RequestAnswerer answerer, ObjectMapper json) {
+    public AuthzResource(CredentialFinder credentials, RequestAnswerer answerer, ObjectMapper json) {
         this.credentials = credentials;
         this.answerer = answerer;
         this.json = json;

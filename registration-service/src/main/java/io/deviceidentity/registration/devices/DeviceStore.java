@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -24,7 +23,7 @@ import io.smallrye.faulttolerance.api.CircuitBreakerName;
 import io.smallrye.faulttolerance.api.RateLimitException;
 
 /**
- * Device credential rows, through PgBouncer. Each operation takes one pooled connection, runs one statement (which
+ * Writes device credential rows, through PgBouncer (reads go through identity-core's CredentialFinder). Each operation takes one pooled connection, runs one statement (which
  * PostgreSQL runs as its own transaction) and returns the connection before the method returns: no operation ever
  * asks the pool for a second connection while holding one (the incident's deadlock), and nothing CPU-heavy happens
  * while a connection is held (the hash arrives ready-made).
@@ -86,16 +85,6 @@ public class DeviceStore {
                         result.getTimestamp(2).toInstant(), result.getTimestamp(3).toInstant());
                 return new Saved(result.getBoolean(1), stored);
             }
-        }
-    }
-
-    @CircuitBreakerName("device-store-find")
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
-            skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
-                    ServiceUnavailableException.class})
-    public Optional<DeviceCredential> find(String clientId) throws SQLException {
-        try (Connection connection = PooledConnections.take(dataSource)) {
-            return rows.find(connection, clientId);
         }
     }
 

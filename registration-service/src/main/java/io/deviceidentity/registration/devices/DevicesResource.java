@@ -20,6 +20,7 @@ import jakarta.ws.rs.core.Response;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.deviceidentity.credentials.ClientIdPolicy;
+import io.deviceidentity.credentials.CredentialFinder;
 import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.http.Answer;
 import io.deviceidentity.http.ErrorBody;
@@ -51,14 +52,16 @@ public class DevicesResource {
 
     private final DeviceRegistrar registrar;
     private final DeviceStore store;
+    private final CredentialFinder credentials;
     private final RequestDeadlines deadlines;
     private final Outcomes outcomes;
     private final ObjectMapper json;
 
-    public DevicesResource(DeviceRegistrar registrar, DeviceStore store, RequestDeadlines deadlines,
+    public DevicesResource(DeviceRegistrar registrar, DeviceStore store, CredentialFinder credentials, RequestDeadlines deadlines,
             Outcomes outcomes, ObjectMapper json) {
         this.registrar = registrar;
         this.store = store;
+        this.credentials = credentials;
         this.deadlines = deadlines;
         this.outcomes = outcomes;
         this.json = json;
@@ -95,7 +98,7 @@ public class DevicesResource {
         try {
             requireValid(clientId);
             deadline.check();
-            Optional<DeviceCredential> found = store.find(clientId);
+            Optional<DeviceCredential> found = credentials.find(clientId);
             answer = found.map(device -> ok(Response.ok(DeviceView.of(device)), "found"))
                     .orElseGet(DevicesResource::notFound);
         } catch (SQLException | RuntimeException failure) {

@@ -19,7 +19,7 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
                 "identity.registration.tokens", Devices.TOKEN + "," + Devices.SECOND_TOKEN,
                 "identity.registration.bcrypt-cost", "4",
                 "quarkus.fault-tolerance.\"io.deviceidentity.registration.devices.DeviceStore/save\".circuit-breaker.delay", "1000",
-                "quarkus.fault-tolerance.\"io.deviceidentity.registration.devices.DeviceStore/find\".circuit-breaker.delay", "1000",
+                "quarkus.fault-tolerance.\"io.deviceidentity.credentials.CredentialFinder/find\".circuit-breaker.delay", "1000",
                 "quarkus.fault-tolerance.\"io.deviceidentity.registration.devices.DeviceStore/revoke\".circuit-breaker.delay", "1000",
                 "quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN");
     }

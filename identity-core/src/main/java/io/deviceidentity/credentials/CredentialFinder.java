@@ -1,8 +1,10 @@
-package io.deviceidentity.auth.credentials;
+package io.deviceidentity.credentials;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Optional;
+
+import javax.sql.DataSource;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -12,41 +14,38 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.agroal.api.AgroalDataSource;
-import io.deviceidentity.credentials.CredentialRows;
-import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.overload.PooledConnections;
 import io.deviceidentity.overload.ServiceUnavailableException;
 import io.smallrye.faulttolerance.api.CircuitBreakerName;
 import io.smallrye.faulttolerance.api.RateLimitException;
 
 /**
- * Reads a device's credential through PgBouncer. The pooled connection is returned before this method returns, so
- * no connection is ever held while bcrypt runs.
+ * Reads one device's credential through the service's pool (PgBouncer): one indexed query, and the connection is
+ * back in the pool before this method returns, so nobody holds a connection while bcrypt runs. auth-service reads
+ * with it before every check, registration-service for {@code GET}.
  *
- * <p>The circuit breaker opens only for database failures: overload exceptions (including a pool wait that timed
- * out, see {@link PooledConnections}) are in {@code skipOn}, so an open circuit keeps meaning "database down" and is
- * answered at once with {@code backend_unavailable}. Its numbers are
- * configurable under
- * {@code quarkus.fault-tolerance."io.deviceidentity.auth.credentials.CredentialReader/find".circuit-breaker.*}.
+ * <p>The circuit breaker opens only for database failures: overload exceptions, including a pool wait that timed
+ * out ({@link PooledConnections}), are in {@code skipOn}, so an open circuit keeps meaning "database down" and is
+ * answered at once with {@code backend_unavailable}. Its numbers are configurable under
+ * {@code quarkus.fault-tolerance."io.deviceidentity.credentials.CredentialFinder/find".circuit-breaker.*}.
  */
 @ApplicationScoped
-public class CredentialReader {
+public class CredentialFinder {
 
-    private final AgroalDataSource dataSource;
+    private final DataSource pool;
     private final CredentialRows rows;
 
-    public CredentialReader(AgroalDataSource dataSource, ObjectMapper json) {
-        this.dataSource = dataSource;
+    public CredentialFinder(DataSource pool, ObjectMapper json) {
+        this.pool = pool;
         this.rows = new CredentialRows(json);
     }
 
-    @CircuitBreakerName("credential-store")
+    @CircuitBreakerName("credential-finder")
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
             skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
                     ServiceUnavailableException.class})
     public Optional<DeviceCredential> find(String clientId) throws SQLException {
-        try (Connection connection = PooledConnections.take(dataSource)) {
+        try (Connection connection = PooledConnections.take(pool)) {
             return rows.find(connection, clientId);
         }
     }
