@@ -3,14 +3,12 @@ package io.deviceidentity.auth.ratelimit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.reflect.Field;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
-import io.deviceidentity.auth.AuthConfig;
 import io.github.bucket4j.TimeMeter;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
@@ -24,7 +22,7 @@ class DeviceAttemptLimiterNativeTest {
 
     @Test
     void caffeineClassesOfTheLimiterCacheAreTheOnesRegisteredForTheNativeImage() throws Exception {
-        DeviceAttemptLimiter limiter = new DeviceAttemptLimiter(rateLimit(), TimeMeter.SYSTEM_NANOTIME);
+        DeviceAttemptLimiter limiter = new DeviceAttemptLimiter(DeviceAttemptLimiterTest.defaults(), TimeMeter.SYSTEM_NANOTIME);
         limiter.acquire("native-check");
 
         Object manualCache = read(limiter, DeviceAttemptLimiter.class, "buckets");
@@ -49,25 +47,5 @@ class DeviceAttemptLimiterNativeTest {
             }
         }
         throw new NoSuchFieldException(declaring.getName() + "." + name);
-    }
-
-    private static AuthConfig.RateLimit rateLimit() {
-        return new AuthConfig.RateLimit() {
-            public boolean enabled() {
-                return true;
-            }
-
-            public int attempts() {
-                return 10;
-            }
-
-            public Duration period() {
-                return Duration.ofMinutes(1);
-            }
-
-            public long maxTrackedDevices() {
-                return 1000;
-            }
-        };
     }
 }

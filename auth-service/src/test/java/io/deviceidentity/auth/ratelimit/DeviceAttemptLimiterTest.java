@@ -82,7 +82,8 @@ class DeviceAttemptLimiterTest {
         nanos.addAndGet(TimeUnit.NANOSECONDS.convert(duration));
     }
 
-    private static AuthConfig.RateLimit defaults() {
+    /** The limit's documented defaults (AuthConfig): 10 attempts in a burst, then 10 a minute. */
+    static AuthConfig.RateLimit defaults() {
         return new AuthConfig.RateLimit() {
             public boolean enabled() {
                 return true;
