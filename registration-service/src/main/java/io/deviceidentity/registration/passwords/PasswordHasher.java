@@ -34,7 +34,7 @@ public class PasswordHasher {
             throw new IllegalArgumentException(
                     "identity.registration.bcrypt-cost must be " + MIN_COST + ".." + MAX_COST + ", got " + cost);
         }
-        LOG.infof("new password hashes use bcrypt cost %d", cost);
+        LOG.infof("new credential hashes use bcrypt cost %d", cost);
     }
 
     /**

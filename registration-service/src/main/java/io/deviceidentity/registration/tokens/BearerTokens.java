@@ -40,11 +40,11 @@ public class BearerTokens {
             throw new IllegalArgumentException("identity.registration.tokens (REGISTRATION_TOKENS) lists no token");
         }
         if (usable.stream().anyMatch(token -> token.length() < RECOMMENDED_MIN_LENGTH)) {
-            LOG.warnf("a registration token is shorter than %d characters; use long random tokens outside development",
-                    RECOMMENDED_MIN_LENGTH);
+            LOG.warnf("a configured bearer credential is shorter than %d characters;"
+                    + " use long random ones outside development", RECOMMENDED_MIN_LENGTH);
         }
         this.digests = usable.stream().map(BearerTokens::sha256).toList();
-        LOG.infof("%d registration token(s) accepted", digests.size());
+        LOG.infof("%d bearer credential(s) accepted", digests.size());
     }
 
     /** Whether an {@code Authorization} header value carries one of the accepted tokens. */
