@@ -48,12 +48,19 @@ public class RequestDeadlines {
      * work that only gets a thread after its deadline is not started.
      */
     public <T> CompletableFuture<T> blocking(Deadline deadline, Supplier<? extends CompletionStage<T>> work) {
-        CompletableFuture<T> result = CompletableFuture
+        return timer.bound(deadline, startingBefore(deadline, work));
+    }
+
+    /**
+     * Runs blocking work on the worker pool if it gets a thread before its deadline ({@code deadline} otherwise), and
+     * then waits for its own result: for writes, whose outcome must be answered once they have begun.
+     */
+    public <T> CompletableFuture<T> startingBefore(Deadline deadline, Supplier<? extends CompletionStage<T>> work) {
+        return CompletableFuture
                 .supplyAsync(() -> {
                     deadline.check();
                     return work.get();
                 }, Infrastructure.getDefaultWorkerPool())
                 .thenCompose(stage -> stage);
-        return timer.bound(deadline, result);
     }
 }

@@ -1,7 +1,6 @@
 package io.deviceidentity.registration.devices;
 
 import java.sql.SQLException;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -21,16 +20,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.deviceidentity.credentials.ClientIdPolicy;
 import io.deviceidentity.credentials.CredentialFinder;
-import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.http.Answer;
 import io.deviceidentity.http.ErrorBody;
 import io.deviceidentity.http.ErrorResponses;
 import io.deviceidentity.http.InvalidRequestException;
+import io.deviceidentity.http.RequestAnswerer;
 import io.deviceidentity.metrics.MetricNames;
-import io.deviceidentity.metrics.Outcomes;
-import io.deviceidentity.overload.Deadline;
-import io.deviceidentity.overload.RequestDeadlines;
-import io.smallrye.common.annotation.Blocking;
+import io.deviceidentity.overload.BackendFailures;
+import io.smallrye.common.annotation.NonBlocking;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -53,84 +50,77 @@ public class DevicesResource {
     private final DeviceRegistrar registrar;
     private final DeviceStore store;
     private final CredentialFinder credentials;
-    private final RequestDeadlines deadlines;
-    private final Outcomes outcomes;
+    private final RequestAnswerer answerer;
     private final ObjectMapper json;
 
-    public DevicesResource(DeviceRegistrar registrar, DeviceStore store, CredentialFinder credentials, RequestDeadlines deadlines,
-            Outcomes outcomes, ObjectMapper json) {
+    public DevicesResource(DeviceRegistrar registrar, DeviceStore store, CredentialFinder credentials,
+            RequestAnswerer answerer, ObjectMapper json) {
         this.registrar = registrar;
         this.store = store;
         this.credentials = credentials;
-        this.deadlines = deadlines;
-        this.outcomes = outcomes;
+        this.answerer = answerer;
         this.json = json;
     }
 
     /**
      * Runs on the event loop only to validate (cheap, and the body is at most 16 KiB); the hash runs on the bcrypt
-     * executor and the write on a worker thread, so no thread here waits on either.
+     * executor and the write on a worker thread, so no thread here waits on either. A write that has begun is
+     * answered with its own result, never cut short by the deadline.
      */
     @PUT
+    @NonBlocking
     @Consumes(MediaType.WILDCARD)
     public CompletionStage<Response> put(@PathParam("clientId") String clientId, byte[] body,
             @Context RoutingContext context) {
-        Deadline deadline = deadlines.of(context);
-        CompletionStage<DeviceStore.Saved> saved;
-        try {
-            requireValid(clientId);
-            saved = registrar.register(clientId, RegistrationRequest.parse(json, body), deadline);
-        } catch (RuntimeException failure) {
-            saved = CompletableFuture.failedFuture(failure);
-        }
-        return saved.handle((result, failure) -> {
-            Answer answer = failure == null ? savedAnswer(result) : ErrorResponses.answerFor(failure);
-            outcomes.record(MetricNames.REGISTRATION_OUTCOMES, "registration.put", clientId, deadline, answer);
-            return answer.response();
-        });
+        return answerer.answerToCompletion("registration.put", MetricNames.REGISTRATION_OUTCOMES, context, clientId,
+                () -> {
+                    requireValid(clientId);
+                    return RegistrationRequest.parse(json, body);
+                },
+                (request, deadline) -> registrar.register(clientId, request, deadline)
+                        .thenApply(DevicesResource::savedAnswer));
     }
 
     @GET
-    @Blocking
-    public Response get(@PathParam("clientId") String clientId, @Context RoutingContext context) {
-        Deadline deadline = deadlines.of(context);
-        Answer answer;
-        try {
-            requireValid(clientId);
-            deadline.check();
-            Optional<DeviceCredential> found = credentials.find(clientId);
-            answer = found.map(device -> ok(Response.ok(DeviceView.of(device)), "found"))
-                    .orElseGet(DevicesResource::notFound);
-        } catch (SQLException | RuntimeException failure) {
-            answer = ErrorResponses.answerFor(failure);
-        }
-        outcomes.record(MetricNames.REGISTRATION_OUTCOMES, "registration.get", clientId, deadline, answer);
-        return answer.response();
+    @NonBlocking
+    public CompletionStage<Response> get(@PathParam("clientId") String clientId, @Context RoutingContext context) {
+        return answerer.answerToCompletion("registration.get", MetricNames.REGISTRATION_OUTCOMES, context, clientId,
+                () -> requireValid(clientId),
+                (id, deadline) -> CompletableFuture.completedFuture(find(id)));
     }
 
     @DELETE
-    @Blocking
-    public Response delete(@PathParam("clientId") String clientId, @Context RoutingContext context) {
-        Deadline deadline = deadlines.of(context);
-        Answer answer;
-        try {
-            requireValid(clientId);
-            deadline.check();
-            answer = store.revoke(clientId)
-                    ? new Answer(Response.noContent().build(), RESULT_OK, "revoked")
-                    : notFound();
-        } catch (SQLException | RuntimeException failure) {
-            answer = ErrorResponses.answerFor(failure);
-        }
-        outcomes.record(MetricNames.REGISTRATION_OUTCOMES, "registration.delete", clientId, deadline, answer);
-        return answer.response();
+    @NonBlocking
+    public CompletionStage<Response> delete(@PathParam("clientId") String clientId, @Context RoutingContext context) {
+        return answerer.answerToCompletion("registration.delete", MetricNames.REGISTRATION_OUTCOMES, context, clientId,
+                () -> requireValid(clientId),
+                (id, deadline) -> CompletableFuture.completedFuture(revoke(id)));
     }
 
-    private static void requireValid(String clientId) {
+    private Answer find(String clientId) {
+        try {
+            return credentials.find(clientId).map(device -> ok(Response.ok(DeviceView.of(device)), "found"))
+                    .orElseGet(DevicesResource::notFound);
+        } catch (SQLException failure) {
+            throw BackendFailures.classify(failure);
+        }
+    }
+
+    private Answer revoke(String clientId) {
+        try {
+            return store.revoke(clientId) ? new Answer(Response.noContent().build(), RESULT_OK, "revoked") : notFound();
+        } catch (SQLException failure) {
+            throw BackendFailures.classify(failure);
+        }
+    }
+
+    /** The client id, if it is one a device may be registered under; a 400 otherwise. */
+    private static String requireValid(String clientId) {
         String problem = ClientIdPolicy.problem(clientId);
         if (problem != null) {
             throw InvalidRequestException.badRequest("invalid_client_id", problem);
         }
+        return clientId;
     }
 
     private static Answer savedAnswer(DeviceStore.Saved saved) {
