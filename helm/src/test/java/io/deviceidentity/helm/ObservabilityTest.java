@@ -39,7 +39,7 @@ class ObservabilityTest {
     }
 
     @Test
-    void dashboardShowsOutcomesBcryptQueuePoolUsagePgbouncerWaitsAndHpaReplicas() throws Exception {
+    void dashboardShowsOutcomesBcryptAdmissionPoolUsagePgbouncerWaitsAndHpaReplicas() throws Exception {
         Chart.Rendered rendered = Chart.render(Chart.set("metrics.grafanaDashboard.enabled", true));
         ConfigMap map = rendered.get(ConfigMap.class, Chart.name("dashboard"));
         assertEquals("1", map.getMetadata().getLabels().get("grafana_dashboard"));
@@ -51,7 +51,10 @@ class ObservabilityTest {
             exprByTitle.put(panel.get("title").asText(), String.join("\n", exprs));
         }
         assertContains(exprByTitle.get("Authn outcomes by reason"), "identity_authn_outcomes_total", "reason");
-        assertContains(exprByTitle.get("bcrypt queue"), "identity_bcrypt_queue_depth", "identity_bcrypt_queue_capacity");
+        assertContains(exprByTitle.get("bcrypt admission"), "identity_bcrypt_queue_depth",
+                "identity_bcrypt_allowed_wait_seconds", "identity_bcrypt_refused_total", "by (stage)");
+        assertTrue(exprByTitle.values().stream().noneMatch(e -> e.contains("identity_bcrypt_queue_capacity")),
+                "the queue-capacity gauge no longer exists");
         assertContains(exprByTitle.get("JDBC pool usage"), "agroal_active_count", "agroal_awaiting_count");
         assertContains(exprByTitle.get("PgBouncer waits"), "pgbouncer_pools_client_waiting_connections");
         assertContains(exprByTitle.get("HPA replicas"), "kube_horizontalpodautoscaler_status_current_replicas");
