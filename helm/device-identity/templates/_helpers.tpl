@@ -170,29 +170,33 @@ Args: (dict "root" $ "secret" <name> "key" <key> "cacheKey" <name>)
 {{/*
 The numbers one service runs with, derived from its values; every template and check reads them from here.
 Args: (dict "root" $ "svc" .Values.authService "key" "authService"). Returns JSON:
-  deadlineMs, concurrency, queue, admitted (concurrency + queue), minReplicas, maxReplicas, pool
+  deadlineMs, maxWaitMs, concurrency, queue, admitted (concurrency + queue), minReplicas, maxReplicas, pool
+The bcrypt queue is a cap on waiting hashes derived from the longest wait admission allows (overload.bcrypt.maxWait),
+not from the deadline: ceil(maxWait / bcrypt.millis) x concurrency, the services' own default.
 */}}
 {{- define "device-identity.sizing" -}}
 {{- $svc := .svc -}}
+{{- $b := $svc.overload.bcrypt -}}
 {{- $deadlineMs := include "device-identity.millis" $svc.overload.deadline | int64 -}}
+{{- $maxWaitMs := include "device-identity.millis" $b.maxWait | int64 -}}
 {{- $bcryptMs := .root.Values.bcrypt.millis | int64 -}}
 {{- $concurrency := 0 -}}
-{{- if $svc.overload.bcryptConcurrency -}}
-{{- $concurrency = $svc.overload.bcryptConcurrency | int64 -}}
+{{- if $b.concurrency -}}
+{{- $concurrency = $b.concurrency | int64 -}}
 {{- else -}}
 {{- $cpu := "" -}}
 {{- if and $svc.resources $svc.resources.limits -}}{{- $cpu = $svc.resources.limits.cpu -}}{{- end -}}
 {{- if not $cpu -}}
-{{- fail (printf "%s: set resources.limits.cpu (bcrypt concurrency follows it) or overload.bcryptConcurrency" .key) -}}
+{{- fail (printf "%s: set resources.limits.cpu (bcrypt concurrency follows it) or overload.bcrypt.concurrency" .key) -}}
 {{- end -}}
 {{- $milli := include "device-identity.cpuMillis" $cpu | int64 -}}
 {{- $concurrency = div (add $milli 999) 1000 -}}
 {{- end -}}
 {{- $queue := 0 -}}
-{{- if kindIs "invalid" $svc.overload.bcryptQueue -}}
-{{- $queue = mul (div $deadlineMs $bcryptMs) $concurrency -}}
+{{- if kindIs "invalid" $b.queue -}}
+{{- $queue = mul (div (add $maxWaitMs $bcryptMs -1) $bcryptMs) $concurrency -}}
 {{- else -}}
-{{- $queue = $svc.overload.bcryptQueue | int64 -}}
+{{- $queue = $b.queue | int64 -}}
 {{- end -}}
 {{- $min := $svc.replicas | int64 -}}
 {{- $max := $svc.replicas | int64 -}}
@@ -200,7 +204,7 @@ Args: (dict "root" $ "svc" .Values.authService "key" "authService"). Returns JSO
 {{- $min = $svc.autoscaling.minReplicas | int64 -}}
 {{- $max = $svc.autoscaling.maxReplicas | int64 -}}
 {{- end -}}
-{{- dict "deadlineMs" $deadlineMs "concurrency" $concurrency "queue" $queue "admitted" (add $concurrency $queue) "minReplicas" $min "maxReplicas" $max "pool" ($svc.db.poolMaxSize | int64) | toJson -}}
+{{- dict "deadlineMs" $deadlineMs "maxWaitMs" $maxWaitMs "concurrency" $concurrency "queue" $queue "admitted" (add $concurrency $queue) "minReplicas" $min "maxReplicas" $max "pool" ($svc.db.poolMaxSize | int64) | toJson -}}
 {{- end -}}
 
 {{- define "device-identity.authSizing" -}}
@@ -209,6 +213,36 @@ Args: (dict "root" $ "svc" .Values.authService "key" "authService"). Returns JSO
 
 {{- define "device-identity.registrationSizing" -}}
 {{- include "device-identity.sizing" (dict "root" . "svc" .Values.registrationService "key" "registrationService") -}}
+{{- end -}}
+
+{{/*
+EMQX's authn in-flight capacity against what the auth tier admits (DESIGN.md §8). Returns JSON:
+  nodes, pipelining, headroomPercent, maxReplicas, perReplica (concurrency + queue), admitted (maxReplicas x
+  perReplica), required (ceil(admitted x (100 + headroomPercent) / 100)), poolSize (emqx.authn.poolSize, or when
+  empty ceil(required / (nodes x pipelining))), derived (bool), inflight (nodes x poolSize x pipelining)
+The rule: inflight >= required, so EMQX can always send more than the auth tier admits at the largest replica count
+the HPA may choose (fewer replicas admit less): the excess reaches a replica that refuses it at once instead of
+waiting in EMQX's unbounded per-connection queue, where EMQX's request_timeout runs out.
+*/}}
+{{- define "device-identity.authnInFlight" -}}
+{{- $auth := include "device-identity.authSizing" . | fromJson -}}
+{{- $a := .Values.emqx.authn -}}
+{{- $nodes := .Values.emqx.replicas | int64 -}}
+{{- $pipelining := $a.pipelining | int64 -}}
+{{- $headroom := $a.inFlightHeadroomPercent | int64 -}}
+{{- $maxReplicas := $auth.maxReplicas | int64 -}}
+{{- $perReplica := $auth.admitted | int64 -}}
+{{- $admitted := mul $maxReplicas $perReplica -}}
+{{- $required := div (add (mul $admitted (add 100 $headroom)) 99) 100 -}}
+{{- $derived := kindIs "invalid" $a.poolSize -}}
+{{- $poolSize := 0 -}}
+{{- if $derived -}}
+{{- $perNode := mul $nodes $pipelining -}}
+{{- $poolSize = max 1 (div (add $required $perNode -1) $perNode) -}}
+{{- else -}}
+{{- $poolSize = $a.poolSize | int64 -}}
+{{- end -}}
+{{- dict "nodes" $nodes "pipelining" $pipelining "headroomPercent" $headroom "maxReplicas" $maxReplicas "concurrency" ($auth.concurrency | int64) "queue" ($auth.queue | int64) "perReplica" $perReplica "admitted" $admitted "required" $required "poolSize" $poolSize "derived" $derived "inflight" (mul $nodes $poolSize $pipelining) | toJson -}}
 {{- end -}}
 
 {{/* ----- Security contexts ---------------------------------------------------------------------------------- */}}

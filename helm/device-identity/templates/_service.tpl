@@ -30,10 +30,17 @@ data:
   QUARKUS_DATASOURCE_JDBC_MAX_SIZE: {{ $svc.db.poolMaxSize | quote }}
   QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT: {{ $svc.db.acquisitionTimeout | quote }}
   IDENTITY_OVERLOAD_DEADLINE: {{ $svc.overload.deadline | quote }}
-  # Derived: ceil(resources.limits.cpu) and floor(deadline / bcrypt.millis) x concurrency unless set explicitly.
+  # Admission to bcrypt by waiting time: up to MAX_WAIT while the queue drains within INTERVAL, TARGET_WAIT (default
+  # two measured hash times) once it stays non-empty; the rest is refused at once. Derived unless set explicitly:
+  # concurrency = ceil(resources.limits.cpu), queue (a hard cap) = ceil(maxWait / bcrypt.millis) x concurrency.
   IDENTITY_OVERLOAD_BCRYPT_CONCURRENCY: {{ $sizing.concurrency | int64 | quote }}
   IDENTITY_OVERLOAD_BCRYPT_QUEUE: {{ $sizing.queue | int64 | quote }}
   IDENTITY_OVERLOAD_BCRYPT_EXPECTED_DURATION: {{ printf "%dms" ($root.Values.bcrypt.millis | int64) | quote }}
+  IDENTITY_OVERLOAD_BCRYPT_MAX_WAIT: {{ $svc.overload.bcrypt.maxWait | quote }}
+  IDENTITY_OVERLOAD_BCRYPT_INTERVAL: {{ $svc.overload.bcrypt.interval | quote }}
+  {{- with $svc.overload.bcrypt.targetWait }}
+  IDENTITY_OVERLOAD_BCRYPT_TARGET_WAIT: {{ . | quote }}
+  {{- end }}
   {{- if eq .component "auth-service" }}
   IDENTITY_AUTH_UNKNOWN_DEVICE: {{ $svc.unknownDevice | quote }}
   IDENTITY_AUTH_RATE_LIMIT_ATTEMPTS: {{ $svc.rateLimit.attempts | quote }}

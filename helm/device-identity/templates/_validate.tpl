@@ -54,15 +54,36 @@ fails with all of them at once (templates/validate.yaml). README "Kubernetes" li
 {{- $errors = append $errors (printf "connections: PgBouncer can open %d replicas x (default_pool_size %d + reserve_pool_size %d) = %d server connections and registration-service's migrations %d x %d = %d more, %d in all, but PostgreSQL allows max_connections %d - reserved %d = %d. Lower pgbouncer.defaultPoolSize or pgbouncer.replicas, or raise postgresql.maxConnections." ($v.pgbouncer.replicas | int64) ($v.pgbouncer.defaultPoolSize | int64) ($v.pgbouncer.reservePoolSize | int64) $bouncerServers ($reg.maxReplicas | int64) ($v.registrationService.db.migrationConnections | int64) $migration $servers ($v.postgresql.maxConnections | int64) ($v.postgresql.reservedConnections | int64) $serverCap) -}}
 {{- end -}}
 
-{{/* 4. In-flight authn: what EMQX can send at once vs what the auth tier admits (bulkhead + queue per replica). */}}
-{{- $inflight := mul ($v.emqx.replicas | int64) ($v.emqx.authn.poolSize | int64) ($v.emqx.authn.pipelining | int64) -}}
-{{- $admittedMin := mul ($auth.minReplicas | int64) ($auth.admitted | int64) -}}
-{{- if gt $inflight $admittedMin -}}
-{{- $errors = append $errors (printf "in-flight: EMQX can send %d nodes x pool_size %d x pipelining %d = %d authn requests at once, but auth-service admits %d replicas (at its minimum) x (bcrypt concurrency %d + queue %d) = %d; the rest would be refused as overload. Lower emqx.authn.pipelining or emqx.authn.poolSize, or raise authService.autoscaling.minReplicas." ($v.emqx.replicas | int64) ($v.emqx.authn.poolSize | int64) ($v.emqx.authn.pipelining | int64) $inflight ($auth.minReplicas | int64) ($auth.concurrency | int64) ($auth.queue | int64) $admittedMin) -}}
+{{/*
+4. In-flight authn (DESIGN.md §3, §8): what EMQX can send at once must be LARGER than what the auth tier admits at the
+largest replica count the HPA may choose, plus headroom for the refused requests in flight. If EMQX could send no
+more than the service admits, the excess would wait in EMQX's own unbounded per-connection FIFO, where EMQX's
+request_timeout (its clock starts in that queue) runs out and the answers arrive too late to be read; with more, the
+excess reaches a replica that answers 503 at once. The former "in-flight ≥ bcrypt threads at HPA maximum" check is
+subsumed (admitted ≥ threads), and the former "in-flight ≤ admitted at minReplicas" check demanded the opposite.
+*/}}
+{{- $f := include "device-identity.authnInFlight" . | fromJson -}}
+{{- if lt ($f.inflight | int64) ($f.required | int64) -}}
+{{- $perNode := mul ($f.nodes | int64) ($f.pipelining | int64) -}}
+{{- $minPool := div (add ($f.required | int64) $perNode -1) $perNode -}}
+{{- $at := "at its HPA maximum, authService.autoscaling.maxReplicas" -}}
+{{- if not $v.authService.autoscaling.enabled -}}{{- $at = "autoscaling off, authService.replicas" -}}{{- end -}}
+{{- $errors = append $errors (printf "in-flight: EMQX can send at most %d nodes x pool_size %d x pipelining %d = %d authn requests at once, but auth-service admits %d replicas (%s) x (bcrypt concurrency %d + queue %d) = %d, and EMQX must be able to send more than that: %d + %d%% headroom (emqx.authn.inFlightHeadroomPercent) = %d. Otherwise the excess waits in EMQX's own queue until its request_timeout runs out, instead of reaching a replica that refuses it at once. Raise emqx.authn.poolSize to at least %d (or leave it empty: the chart derives it) or emqx.authn.pipelining, or lower authService.autoscaling.maxReplicas or authService.overload.bcrypt.maxWait / queue." ($f.nodes | int64) ($f.poolSize | int64) ($f.pipelining | int64) ($f.inflight | int64) ($f.maxReplicas | int64) $at ($f.concurrency | int64) ($f.queue | int64) ($f.admitted | int64) ($f.admitted | int64) ($f.headroomPercent | int64) ($f.required | int64) $minPool) -}}
 {{- end -}}
-{{- $busyMax := mul ($auth.maxReplicas | int64) ($auth.concurrency | int64) -}}
-{{- if lt $inflight $busyMax -}}
-{{- $errors = append $errors (printf "in-flight: EMQX can send only %d nodes x pool_size %d x pipelining %d = %d authn requests at once, fewer than the %d bcrypt threads auth-service has at HPA maximum (%d replicas x concurrency %d): connects would queue inside EMQX (unbounded, eating its request_timeout) while auth-service CPUs idle. Raise emqx.authn.poolSize, or lower authService.autoscaling.maxReplicas." ($v.emqx.replicas | int64) ($v.emqx.authn.poolSize | int64) ($v.emqx.authn.pipelining | int64) $inflight $busyMax ($auth.maxReplicas | int64) ($auth.concurrency | int64)) -}}
+
+{{/* 4b. Admission: an admitted request must still be answerable; the reduced allowance is at most the full one. */}}
+{{- range $name, $s := dict "authService" $auth "registrationService" $reg -}}
+{{- $b := (index $v $name).overload.bcrypt -}}
+{{- $budget := add ($s.maxWaitMs | int64) $bcryptWorst -}}
+{{- if ge $budget ($s.deadlineMs | int64) -}}
+{{- $errors = append $errors (printf "admission: %s.overload.bcrypt.maxWait %dms + one worst-case bcrypt %dms = %dms is not below its deadline %dms: a request admitted to wait that long could not be answered in time. Lower %s.overload.bcrypt.maxWait or raise %s.overload.deadline." $name ($s.maxWaitMs | int64) $bcryptWorst $budget ($s.deadlineMs | int64) $name $name) -}}
+{{- end -}}
+{{- if not (kindIs "invalid" $b.targetWait) -}}
+{{- $targetMs := include "device-identity.millis" $b.targetWait | int64 -}}
+{{- if gt $targetMs ($s.maxWaitMs | int64) -}}
+{{- $errors = append $errors (printf "admission: %s.overload.bcrypt.targetWait %dms is above maxWait %dms: the allowance under sustained load must not exceed the one after the queue drained. Lower %s.overload.bcrypt.targetWait." $name $targetMs ($s.maxWaitMs | int64) $name) -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}
 
 {{/* 5. Things no schema can say. */}}

@@ -5,8 +5,9 @@ bodies are the contract auth-service implements (DESIGN.md §3): every value a q
 */}}
 {{- define "device-identity.emqx.authenticator" -}}
 {{- $a := .Values.emqx.authn -}}
+{{- $inflight := include "device-identity.authnInFlight" . | fromJson -}}
 {{- $body := dict "clientid" "${clientid}" "username" "${username}" "password" "${password}" "peerhost" "${peerhost}" "cert_common_name" "${cert_common_name}" -}}
-{{- dict "mechanism" "password_based" "backend" "http" "enable" true "method" "post" "url" (printf "%s/mqtt/authn" (include "device-identity.authUrl" .)) "headers" (dict "content-type" "application/json") "body" $body "pool_size" ($a.poolSize | int64) "enable_pipelining" ($a.pipelining | int64) "connect_timeout" $a.connectTimeout "request_timeout" $a.requestTimeout "ssl" (dict "enable" false) | toJson -}}
+{{- dict "mechanism" "password_based" "backend" "http" "enable" true "method" "post" "url" (printf "%s/mqtt/authn" (include "device-identity.authUrl" .)) "headers" (dict "content-type" "application/json") "body" $body "pool_size" ($inflight.poolSize | int64) "enable_pipelining" ($a.pipelining | int64) "connect_timeout" $a.connectTimeout "request_timeout" $a.requestTimeout "ssl" (dict "enable" false) | toJson -}}
 {{- end -}}
 
 {{- define "device-identity.emqx.authzSources" -}}
@@ -23,6 +24,7 @@ bodies are the contract auth-service implements (DESIGN.md §3): every value a q
 {{- define "device-identity.emqx.hocon" -}}
 {{- $a := .Values.emqx.authn -}}
 {{- $z := .Values.emqx.authz -}}
+{{- $inflight := include "device-identity.authnInFlight" . | fromJson -}}
 authentication = [
   {
     mechanism = password_based
@@ -38,7 +40,7 @@ authentication = [
       peerhost = "${peerhost}"
       cert_common_name = "${cert_common_name}"
     }
-    pool_size = {{ $a.poolSize }}
+    pool_size = {{ $inflight.poolSize | int64 }}
     enable_pipelining = {{ $a.pipelining }}
     connect_timeout = "{{ $a.connectTimeout }}"
     request_timeout = "{{ $a.requestTimeout }}"

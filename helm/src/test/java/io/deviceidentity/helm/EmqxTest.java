@@ -35,7 +35,8 @@ class EmqxTest {
         assertEquals("post", authn.get("method"));
         assertEquals(AUTH_URL + "/mqtt/authn", authn.get("url"));
         assertEquals(1, authn.get("enable_pipelining"));
-        assertEquals(8, authn.get("pool_size"));
+        // Derived: 6 auth replicas x (2 + 20) = 132 admitted, + 25 % = 165, over 3 nodes x pipelining 1.
+        assertEquals(55, authn.get("pool_size"));
         assertEquals("10s", authn.get("request_timeout"));
         assertEquals(Map.of("content-type", "application/json"), authn.get("headers"));
         assertEquals(Map.of("clientid", "${clientid}", "username", "${username}", "password", "${password}",
@@ -66,10 +67,10 @@ class EmqxTest {
 
     @Test
     void authnSettingsFollowTheValues() throws Exception {
-        Map<String, String> env = env(Chart.render(Chart.set("emqx.authn.poolSize", 16, "emqx.authn.requestTimeout", "8s",
+        Map<String, String> env = env(Chart.render(Chart.set("emqx.authn.poolSize", 64, "emqx.authn.requestTimeout", "8s",
                 "authService.overload.deadline", "3s", "pgbouncer.queryWaitTimeout", "2s")));
         Map<String, Object> authn = JSON.<List<Map<String, Object>>>readValue(env.get("EMQX_AUTHENTICATION"), new TypeReference<>() { }).get(0);
-        assertEquals(16, authn.get("pool_size"));
+        assertEquals(64, authn.get("pool_size"));
         assertEquals("8s", authn.get("request_timeout"));
     }
 

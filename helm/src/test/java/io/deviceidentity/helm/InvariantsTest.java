@@ -1,9 +1,15 @@
 package io.deviceidentity.helm;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Every invariant of the chain is refused with a message that names the numbers and the values to change
@@ -41,9 +47,8 @@ class InvariantsTest {
     @Test
     void clientConnectionsAtHpaMaximumBeyondMaxClientConnAreRefused() {
         // auth 30 x 10 + registration 3 x 10 = 330 client connections > 2 x 200 less 20 % headroom = 320.
-        // (EMQX's pool grows with it so that the in-flight invariant still holds.)
-        String message = Chart.refusal(Chart.set("authService.autoscaling.maxReplicas", 30,
-                "emqx.authn.poolSize", 20));
+        // (EMQX's derived pool grows with maxReplicas, so the in-flight invariant still holds.)
+        String message = Chart.refusal(Chart.set("authService.autoscaling.maxReplicas", 30));
         assertMentions(message, "connections:", "30 replicas x pool 10 = 300", "3 x 10 = 30", "330 in all",
                 "2 replicas x max_client_conn 200 less 20% headroom = 320", "pgbouncer.maxClientConn");
     }
@@ -57,30 +62,84 @@ class InvariantsTest {
     }
 
     @Test
-    void emqxInFlightBeyondWhatTheAuthTierAdmitsIsRefused() {
-        // EMQX's own default pipelining: 3 x 8 x 100 = 2400 requests, against 2 x (2 + 80) = 164.
-        String message = Chart.refusal(Chart.set("emqx.authn.pipelining", 100));
-        assertMentions(message, "in-flight:", "3 nodes x pool_size 8 x pipelining 100 = 2400",
-                "2 replicas (at its minimum) x (bcrypt concurrency 2 + queue 80) = 164", "emqx.authn.pipelining");
+    void anExplicitEmqxPoolNoLargerThanWhatTheAuthTierAdmitsAtHpaMaximumIsRefused() {
+        // EMQX's pool_size 8: 3 x 8 x 1 = 24 in flight, against 6 replicas x (2 + 20) = 132 admitted, + 25 % = 165.
+        String message = Chart.refusal(Chart.set("emqx.authn.poolSize", 8));
+        assertMentions(message, "in-flight:", "3 nodes x pool_size 8 x pipelining 1 = 24",
+                "6 replicas (at its HPA maximum, authService.autoscaling.maxReplicas) x (bcrypt concurrency 2 + queue 20) = 132",
+                "132 + 25% headroom (emqx.authn.inFlightHeadroomPercent) = 165", "emqx.authn.poolSize to at least 55",
+                "emqx.authn.pipelining", "authService.autoscaling.maxReplicas", "authService.overload.bcrypt.maxWait");
     }
 
     @Test
-    void emqxInFlightTooSmallToKeepTheAuthTierBusyIsRefused() {
-        String message = Chart.refusal(Chart.set("emqx.replicas", 1, "emqx.authn.poolSize", 4));
-        assertMentions(message, "in-flight:", "only 1 nodes x pool_size 4 x pipelining 1 = 4",
-                "12 bcrypt threads", "6 replicas x concurrency 2", "emqx.authn.poolSize");
+    void aPoolThatOnlyMatchesWhatTheAuthTierAdmitsIsRefusedToo() {
+        // 3 x 44 = 132 = exactly what 6 replicas admit: the excess would wait in EMQX's queue, so no.
+        assertMentions(Chart.refusal(Chart.set("emqx.authn.poolSize", 44)), "pool_size 44", "= 132", "= 165");
+        // One below the smallest accepted pool.
+        assertMentions(Chart.refusal(Chart.set("emqx.authn.poolSize", 54)), "= 162", "at least 55");
+    }
+
+    @Test
+    void theDerivedPoolSatisfiesTheRuleAtHpaMaximum() {
+        // Defaults: ceil(165 / (3 nodes x 1)) = 55.
+        assertEquals(55, authnPoolSize(Chart.render()));
+        // 10 replicas x 22 = 220 admitted, + 25 % = 275; ceil(275 / 3) = 92; 3 x 92 = 276 >= 275 > 220.
+        assertEquals(92, authnPoolSize(Chart.render(Chart.set("authService.autoscaling.maxReplicas", 10))));
+        // The headroom is a value: + 100 % = 264 over 3 nodes = 88.
+        assertEquals(88, authnPoolSize(Chart.render(Chart.set("emqx.authn.inFlightHeadroomPercent", 100))));
+        // Pipelining multiplies in flight per connection: ceil(165 / (3 x 100)) = 1, still more than 132.
+        assertEquals(1, authnPoolSize(Chart.render(Chart.set("emqx.authn.pipelining", 100))));
+        // A longer maxWait admits more per replica: 2 x (1 + 20) = 42 x 6 = 252, + 25 % = 315, over 5 nodes = 63.
+        assertEquals(63, authnPoolSize(Chart.render(Chart.set("authService.overload.bcrypt.maxWait", "2s",
+                "emqx.replicas", 5))));
+    }
+
+    @Test
+    void anExplicitPoolThatIsLargeEnoughIsKept() {
+        assertEquals(55, authnPoolSize(Chart.render(Chart.set("emqx.authn.poolSize", 55))));
+        assertEquals(200, authnPoolSize(Chart.render(Chart.set("emqx.authn.poolSize", 200))));
+    }
+
+    @Test
+    void withoutAutoscalingTheRuleUsesTheFixedReplicaCount() {
+        // 3 replicas x 22 = 66 admitted, + 25 % = ceil(82.5) = 83; derived ceil(83 / 3) = 28.
+        assertEquals(28, authnPoolSize(Chart.render(Chart.set("authService.autoscaling.enabled", false,
+                "authService.replicas", 3))));
+        String message = Chart.refusal(Chart.set("authService.autoscaling.enabled", false, "authService.replicas", 3,
+                "emqx.authn.poolSize", 27));
+        assertMentions(message, "3 nodes x pool_size 27 x pipelining 1 = 81",
+                "3 replicas (autoscaling off, authService.replicas) x (bcrypt concurrency 2 + queue 20) = 66", "= 83",
+                "at least 28");
     }
 
     @Test
     void invariantsOfAnExternalEmqxAreCheckedToo() {
-        String message = Chart.refusal(Chart.set("emqx.enabled", false, "emqx.authn.pipelining", 50));
-        assertMentions(message, "in-flight:", "pipelining 50");
+        String message = Chart.refusal(Chart.set("emqx.enabled", false, "emqx.replicas", 5, "emqx.authn.poolSize", 8));
+        assertMentions(message, "in-flight:", "5 nodes x pool_size 8 x pipelining 1 = 40", "at least 33");
     }
 
     @Test
     void everyBrokenInvariantIsReportedAtOnce() {
-        String message = Chart.refusal(Chart.set("pgbouncer.defaultPoolSize", 50, "emqx.authn.pipelining", 100));
-        assertMentions(message, "default_pool_size 50", "pipelining 100");
+        String message = Chart.refusal(Chart.set("pgbouncer.defaultPoolSize", 50, "emqx.authn.poolSize", 8));
+        assertMentions(message, "default_pool_size 50", "pool_size 8");
+    }
+
+    @Test
+    void aMaxWaitThatLeavesNoTimeToHashBeforeTheDeadlineIsRefused() {
+        String message = Chart.refusal(Chart.set("registrationService.overload.bcrypt.maxWait", "4s"));
+        assertMentions(message, "admission:", "registrationService.overload.bcrypt.maxWait 4000ms",
+                "one worst-case bcrypt 200ms = 4200ms", "deadline 4000ms");
+    }
+
+    @Test
+    void aTargetWaitAboveMaxWaitIsRefused() {
+        assertMentions(Chart.refusal(Chart.set("authService.overload.bcrypt.targetWait", "2s")),
+                "authService.overload.bcrypt.targetWait 2000ms is above maxWait 1000ms");
+    }
+
+    @Test
+    void theSchemaRefusesTheOldQueueKeys() {
+        assertMentions(Chart.refusal(Chart.set("authService.overload.bcryptQueue", 80)), "bcryptQueue");
     }
 
     @Test
@@ -114,6 +173,17 @@ class InvariantsTest {
     @Test
     void theSchemaRefusesAnUnknownDeviceAnswerOtherThanDenyOrIgnore() {
         assertMentions(Chart.refusal(Chart.set("authService.unknownDevice", "allow")), "/authService/unknownDevice");
+    }
+
+    /** pool_size of EMQX's authenticator as rendered into the StatefulSet. */
+    private static int authnPoolSize(Chart.Rendered rendered) {
+        try {
+            List<Map<String, Object>> chain = new ObjectMapper().readValue(EmqxTest.env(rendered).get("EMQX_AUTHENTICATION"),
+                    new TypeReference<>() { });
+            return (Integer) chain.get(0).get("pool_size");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static void assertMentions(String message, String... parts) {

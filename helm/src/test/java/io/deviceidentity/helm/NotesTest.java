@@ -35,13 +35,15 @@ class NotesTest {
         String notes = notes(Map.of());
         assertFalse(notes.contains(BEGIN));
         assertTrue(notes.contains("helm test " + Chart.RELEASE));
-        assertTrue(notes.contains("bcrypt concurrency 2, queue 80"));
+        assertTrue(notes.contains("bcrypt concurrency 2, queue cap 20 (max wait 1s)"), notes);
+        assertTrue(notes.contains("3 nodes x pool_size 55 (derived) x pipelining 1 = 165 in flight"), notes);
     }
 
     @Test
     void withoutEmqxTheNotesPrintTheHoconToPaste() {
         String hocon = hocon(notes(Map.of("emqx.enabled", false)));
         assertTrue(hocon.contains("enable_pipelining = 1"));
+        assertTrue(hocon.contains("pool_size = 55"), "the derived pool reaches the HOCON to paste");
         assertTrue(hocon.contains("request_timeout = \"10s\""));
         assertTrue(hocon.contains("no_match = deny"));
         assertTrue(hocon.contains("url = \"http://" + Chart.name("auth-service") + "." + Chart.NAMESPACE + ".svc:8081/mqtt/authn\""));

@@ -97,8 +97,10 @@ class ServicesTest {
                 Map.entry("QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT", "1s"),
                 Map.entry("IDENTITY_OVERLOAD_DEADLINE", "4s"),
                 Map.entry("IDENTITY_OVERLOAD_BCRYPT_CONCURRENCY", "2"),
-                Map.entry("IDENTITY_OVERLOAD_BCRYPT_QUEUE", "80"),
+                Map.entry("IDENTITY_OVERLOAD_BCRYPT_QUEUE", "20"),
                 Map.entry("IDENTITY_OVERLOAD_BCRYPT_EXPECTED_DURATION", "100ms"),
+                Map.entry("IDENTITY_OVERLOAD_BCRYPT_MAX_WAIT", "1s"),
+                Map.entry("IDENTITY_OVERLOAD_BCRYPT_INTERVAL", "100ms"),
                 Map.entry("IDENTITY_AUTH_UNKNOWN_DEVICE", "deny"),
                 Map.entry("IDENTITY_AUTH_RATE_LIMIT_ATTEMPTS", "10"),
                 Map.entry("IDENTITY_AUTH_RATE_LIMIT_PERIOD", "1m"),
@@ -114,7 +116,8 @@ class ServicesTest {
         assertEquals(Chart.name("postgresql"), env.get("IDENTITY_SCHEMA_HOST"));
         assertEquals("5432", env.get("IDENTITY_SCHEMA_PORT"));
         assertEquals("1", env.get("IDENTITY_OVERLOAD_BCRYPT_CONCURRENCY"), "ceil(limits.cpu 1)");
-        assertEquals("40", env.get("IDENTITY_OVERLOAD_BCRYPT_QUEUE"), "floor(4000 ms / 100 ms) x 1");
+        assertEquals("10", env.get("IDENTITY_OVERLOAD_BCRYPT_QUEUE"), "ceil(maxWait 1000 ms / 100 ms) x 1");
+        assertEquals("1s", env.get("IDENTITY_OVERLOAD_BCRYPT_MAX_WAIT"));
         assertFalse(env.containsKey("IDENTITY_AUTH_UNKNOWN_DEVICE"));
     }
 
@@ -142,19 +145,36 @@ class ServicesTest {
     }
 
     @Test
-    void bcryptConcurrencyIsTheCeilingOfTheCpuLimitAndTheQueueWhatFinishesBeforeTheDeadline() {
+    void bcryptConcurrencyIsTheCeilingOfTheCpuLimitAndTheQueueCapFollowsMaxWaitNotTheDeadline() {
         Map<String, String> env = env(Chart.render(Chart.set("authService.resources.limits.cpu", "1500m",
                 "authService.overload.deadline", "5s", "bcrypt.millis", 75)), "auth-service");
         assertEquals("2", env.get("IDENTITY_OVERLOAD_BCRYPT_CONCURRENCY"), "ceil(1.5)");
-        assertEquals("132", env.get("IDENTITY_OVERLOAD_BCRYPT_QUEUE"), "floor(5000 / 75) x 2");
+        assertEquals("28", env.get("IDENTITY_OVERLOAD_BCRYPT_QUEUE"), "ceil(maxWait 1000 / 75) x 2; the deadline plays no part");
         assertEquals("75ms", env.get("IDENTITY_OVERLOAD_BCRYPT_EXPECTED_DURATION"));
         assertEquals("5s", env.get("IDENTITY_OVERLOAD_DEADLINE"));
+        Map<String, String> longerWait = env(Chart.render(Chart.set("authService.overload.bcrypt.maxWait", "2500ms")), "auth-service");
+        assertEquals("2500ms", longerWait.get("IDENTITY_OVERLOAD_BCRYPT_MAX_WAIT"));
+        assertEquals("50", longerWait.get("IDENTITY_OVERLOAD_BCRYPT_QUEUE"), "ceil(2500 / 100) x 2");
+    }
+
+    @Test
+    void targetWaitIsLeftToTheServiceUnlessSetAndIntervalIsPassedThrough() {
+        assertFalse(env(DEFAULTS, "auth-service").containsKey("IDENTITY_OVERLOAD_BCRYPT_TARGET_WAIT"),
+                "unset: the service uses two measured hash times");
+        Map<String, String> env = env(Chart.render(Chart.set("authService.overload.bcrypt.targetWait", "250ms",
+                "authService.overload.bcrypt.interval", "200ms")), "auth-service");
+        assertEquals("250ms", env.get("IDENTITY_OVERLOAD_BCRYPT_TARGET_WAIT"));
+        assertEquals("200ms", env.get("IDENTITY_OVERLOAD_BCRYPT_INTERVAL"));
+        Map<String, String> registration = env(Chart.render(Chart.set("registrationService.overload.bcrypt.maxWait", "2s")),
+                "registration-service");
+        assertEquals("2s", registration.get("IDENTITY_OVERLOAD_BCRYPT_MAX_WAIT"));
+        assertEquals("20", registration.get("IDENTITY_OVERLOAD_BCRYPT_QUEUE"), "ceil(2000 / 100) x 1");
     }
 
     @Test
     void explicitBcryptConcurrencyAndQueueWinOverTheDerivation() {
-        Map<String, String> env = env(Chart.render(Chart.set("authService.overload.bcryptConcurrency", 4,
-                "authService.overload.bcryptQueue", 20)), "auth-service");
+        Map<String, String> env = env(Chart.render(Chart.set("authService.overload.bcrypt.concurrency", 4,
+                "authService.overload.bcrypt.queue", 20)), "auth-service");
         assertEquals("4", env.get("IDENTITY_OVERLOAD_BCRYPT_CONCURRENCY"));
         assertEquals("20", env.get("IDENTITY_OVERLOAD_BCRYPT_QUEUE"));
     }
