@@ -11,51 +11,46 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * EMQX's HTTP authenticator client on one node: {@code pool_size} workers, each one connection with up to
- * {@code pipelining} requests in flight, a random worker per request (pool_type = random), the caller waiting
- * {@code request_timeout + 0.5 s}, transport errors retried twice, HTTP statuses never.
+ * EMQX's HTTP authenticator client on one node: {@code pool_size} ehttpc workers, each one connection with up to
+ * {@code pipelining} requests in flight, a random worker per request ({@code pool_type = random}, which
+ * emqx_authn_http:parse_config forces). What happens to each call is {@link AuthnCall}'s rule (ehttpc 0.7.3).
  */
 public final class EmqxAuthnClient {
 
-    /** gen_server:call timeout = request_timeout + 500 ms in emqx_authn_http. */
-    private static final long CALLER_EXTRA_NANOS = Duration.ofMillis(500).toNanos();
-
-    private final Vertx vertx;
     private final List<PipelinedWorker> workers = new ArrayList<>();
     private final long requestTimeoutNanos;
     private final CallListener listener;
+    private final EmqxClock clock;
     private int awaitingCallers;
 
     public EmqxAuthnClient(Vertx vertx, String host, int port, String path, int poolSize, int pipelining,
             Duration requestTimeout, CallListener listener) {
+        this(poolSize, pipelining, requestTimeout, listener, EmqxClock.of(vertx),
+                () -> new HttpTransport(vertx, host, port, path, pipelining));
+    }
+
+    EmqxAuthnClient(int poolSize, int pipelining, Duration requestTimeout, CallListener listener, EmqxClock clock,
+            java.util.function.Supplier<Transport> connections) {
         if (poolSize < 1 || pipelining < 1) {
             throw new IllegalArgumentException("pool size and pipelining must be at least 1");
         }
-        this.vertx = vertx;
         this.requestTimeoutNanos = requestTimeout.toNanos();
         this.listener = listener;
+        this.clock = clock;
         for (int i = 0; i < poolSize; i++) {
-            workers.add(new PipelinedWorker(vertx, host, port, path, pipelining, listener));
+            workers.add(new PipelinedWorker(connections.get(), pipelining, listener, clock));
         }
     }
 
     /** Sends one authn request; {@code caller} gets exactly one result: the answer in time, or TIMEOUT. */
     public void authenticate(Buffer body, Consumer<Answer> caller) {
-        long now = System.nanoTime();
-        long[] callerTimer = {-1};
         awaitingCallers++;
-        AuthnCall call = new AuthnCall(body, now, requestTimeoutNanos, answer -> {
+        AuthnCall call = new AuthnCall(body, clock, requestTimeoutNanos, answer -> {
             awaitingCallers--;
-            if (answer != Answer.TIMEOUT) {
-                vertx.cancelTimer(callerTimer[0]);
-            }
-            caller.accept(answer);
-        });
-        long callerTimeoutMillis = (requestTimeoutNanos + CALLER_EXTRA_NANOS) / 1_000_000;
-        callerTimer[0] = vertx.setTimer(callerTimeoutMillis, id -> {
-            if (call.giveUp()) {
+            if (answer == Answer.TIMEOUT) {
                 listener.timedOut();
             }
+            caller.accept(answer);
         });
         listener.offered();
         workers.get(ThreadLocalRandom.current().nextInt(workers.size())).submit(call);
@@ -71,8 +66,14 @@ public final class EmqxAuthnClient {
         return workers.stream().mapToInt(PipelinedWorker::inFlight).sum();
     }
 
+    /** Calls waiting in all workers' queues. */
     public int queued() {
         return workers.stream().mapToInt(PipelinedWorker::queued).sum();
+    }
+
+    /** The longest single worker queue. */
+    public int longestQueue() {
+        return workers.stream().mapToInt(PipelinedWorker::queued).max().orElse(0);
     }
 
     public Future<Void> close() {

@@ -4,56 +4,38 @@ import java.util.ArrayDeque;
 
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.PoolOptions;
-import io.vertx.core.http.RequestOptions;
 
 /**
- * One ehttpc worker: a single HTTP/1.1 keep-alive connection that carries at most {@code pipelining} requests
- * awaiting an answer; further requests wait in an unbounded queue of this worker, and requests that have expired
- * while queued are dropped unsent. The limit and the queue are kept here, not in Vert.x, so that Vert.x never
- * opens a second connection or queues on its own. All methods run on the single event loop.
+ * One ehttpc worker (emqx/ehttpc@0.7.3, src/ehttpc.erl): a single connection carrying at most {@code pipelining}
+ * sent-and-unanswered requests ({@code check_gun_limit}); further calls wait in the worker's unbounded FIFO
+ * ({@code enqueue_req}, {@code queue:in}); expired calls at the head of the queue are dropped unsent
+ * ({@code drop_expired}, run on every enqueue and before every send in {@code maybe_shoot}). A sent request keeps
+ * its pipelining slot until its answer arrives, even when that answer is then dropped as expired
+ * ({@code take_sent_req}). The in-time rule itself lives in {@link AuthnCall}. All methods run on the event loop.
+ * <p>
+ * Not imitated: ehttpc's zombie-connection check ({@code check_gun_jammed}: reconnect when the newest sent request
+ * expired more than {@code max_inactive}, 10 s, ago with no answer since).
  */
 final class PipelinedWorker {
 
-    private final HttpClient http;
-    private final RequestOptions request;
+    private final Transport transport;
     private final int pipelining;
     private final CallListener listener;
+    private final EmqxClock clock;
     private final ArrayDeque<AuthnCall> queue = new ArrayDeque<>();
     private int inFlight;
     private boolean closed;
 
-    PipelinedWorker(Vertx vertx, String host, int port, String path, int pipelining, CallListener listener) {
+    PipelinedWorker(Transport transport, int pipelining, CallListener listener, EmqxClock clock) {
+        this.transport = transport;
         this.pipelining = pipelining;
         this.listener = listener;
-        HttpClientOptions options = new HttpClientOptions()
-                .setDefaultHost(host)
-                .setDefaultPort(port)
-                .setKeepAlive(true)
-                // EMQX never closes an idle authn connection itself (gun keepalive is off).
-                .setKeepAliveTimeout(0)
-                .setPipelining(pipelining > 1)
-                .setPipeliningLimit(Math.max(1, pipelining))
-                // EMQX's connect_timeout default.
-                .setConnectTimeout(15_000);
-        this.http = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(1));
-        this.request = new RequestOptions()
-                .setMethod(HttpMethod.POST)
-                .setURI(path)
-                // ehttpc/EMQX default headers for a POST authenticator.
-                .putHeader("accept", "application/json")
-                .putHeader("cache-control", "no-cache")
-                .putHeader("connection", "keep-alive")
-                .putHeader("keep-alive", "timeout=30, max=1000")
-                .putHeader("content-type", "application/json");
+        this.clock = clock;
     }
 
     void submit(AuthnCall call) {
         queue.addLast(call);
+        dropExpired(clock.nanoTime());
         pump();
     }
 
@@ -61,27 +43,29 @@ final class PipelinedWorker {
         return inFlight;
     }
 
+    /** Calls waiting in this worker's queue (expired ones at its head are dropped first, as ehttpc does). */
     int queued() {
+        dropExpired(clock.nanoTime());
         return queue.size();
     }
 
-    private void pump() {
-        while (inFlight < pipelining && !queue.isEmpty()) {
-            AuthnCall call = queue.pollFirst();
-            if (call.isExpired(System.nanoTime())) {
-                listener.expiredInQueue();
-                continue;
-            }
-            send(call);
+    private void dropExpired(long now) {
+        while (!queue.isEmpty() && queue.peekFirst().isExpired(now)) {
+            queue.pollFirst();
+            listener.expiredInQueue();
         }
     }
 
-    private void send(AuthnCall call) {
-        inFlight++;
-        http.request(request)
-                .compose(req -> req.send(call.body))
-                .compose(response -> response.body().map(body -> AnswerParser.parse(response.statusCode(), body)))
-                .onComplete(result -> completed(call, result));
+    private void pump() {
+        while (!closed && inFlight < pipelining && !queue.isEmpty()) {
+            dropExpired(clock.nanoTime());
+            AuthnCall call = queue.pollFirst();
+            if (call == null) {
+                return;
+            }
+            inFlight++;
+            transport.send(call.body, result -> completed(call, result));
+        }
     }
 
     private void completed(AuthnCall call, AsyncResult<Answer> result) {
@@ -89,23 +73,26 @@ final class PipelinedWorker {
         if (closed) {
             return; // the run is over: requests failed by closing the connection are nobody's answers
         }
+        long now = clock.nanoTime();
         if (result.succeeded()) {
             Answer answer = result.result();
-            long latency = System.nanoTime() - call.startNanos;
-            listener.answered(answer, latency, call.answer(answer));
-        } else if (call.takeRetry()) {
-            // Connection closed or refused: ehttpc retries on the same worker, at most twice.
-            queue.addFirst(call);
-        } else if (!call.isCallerDone()) {
-            long latency = System.nanoTime() - call.startNanos;
-            listener.answered(Answer.TRANSPORT_ERROR, latency, call.answer(Answer.TRANSPORT_ERROR));
+            boolean inTime = call.answerArrived(answer, now) == AuthnCall.Delivery.IN_TIME;
+            listener.answered(answer, call.latencyNanos(now), inTime);
+        } else {
+            switch (call.transportFailed(now)) {
+                // ehttpc:request/5 calls the same worker again: a new call at the back of its queue.
+                case RETRY -> queue.addLast(call);
+                case CALLER_GOT_ERROR -> listener.answered(Answer.TRANSPORT_ERROR, call.latencyNanos(now), true);
+                case DROPPED_EXPIRED -> { }
+            }
         }
+        dropExpired(now);
         pump();
     }
 
     Future<Void> close() {
         closed = true;
         queue.clear();
-        return http.close();
+        return transport.close();
     }
 }

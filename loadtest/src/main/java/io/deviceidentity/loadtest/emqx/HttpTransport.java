@@ -1,0 +1,58 @@
+package io.deviceidentity.loadtest.emqx;
+
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+
+/**
+ * The HTTP/1.1 keep-alive connection of one ehttpc worker (gun underneath). Vert.x is held to exactly one
+ * connection; how many requests are in flight on it is decided by {@link PipelinedWorker}, never by Vert.x.
+ */
+final class HttpTransport implements Transport {
+
+    private final HttpClient http;
+    private final RequestOptions request;
+
+    HttpTransport(Vertx vertx, String host, int port, String path, int pipelining) {
+        HttpClientOptions options = new HttpClientOptions()
+                .setDefaultHost(host)
+                .setDefaultPort(port)
+                .setKeepAlive(true)
+                // EMQX never closes an idle authn connection itself (gun keepalive is off).
+                .setKeepAliveTimeout(0)
+                .setPipelining(pipelining > 1)
+                .setPipeliningLimit(Math.max(1, pipelining))
+                // EMQX's connect_timeout default.
+                .setConnectTimeout(15_000);
+        this.http = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(1));
+        this.request = new RequestOptions()
+                .setMethod(HttpMethod.POST)
+                .setURI(path)
+                // ehttpc/EMQX default headers for a POST authenticator.
+                .putHeader("accept", "application/json")
+                .putHeader("cache-control", "no-cache")
+                .putHeader("connection", "keep-alive")
+                .putHeader("keep-alive", "timeout=30, max=1000")
+                .putHeader("content-type", "application/json");
+    }
+
+    @Override
+    public void send(Buffer body, Handler<AsyncResult<Answer>> done) {
+        http.request(request)
+                .compose(req -> req.send(body))
+                .compose(response -> response.body().map(b -> AnswerParser.parse(response.statusCode(), b)))
+                .onComplete(done);
+    }
+
+    @Override
+    public Future<Void> close() {
+        return http.close();
+    }
+}

@@ -1,0 +1,14 @@
+package io.deviceidentity.loadtest.emqx;
+
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.buffer.Buffer;
+
+/** One worker's connection: sends a request body, completes with the parsed answer or a transport failure. */
+interface Transport {
+
+    void send(Buffer body, Handler<AsyncResult<Answer>> done);
+
+    Future<Void> close();
+}
