@@ -19,6 +19,11 @@ public final class LoadTest {
 
     /** Runs the command line and returns its exit code (tests call this instead of main). */
     public static int execute(String... args) {
-        return new CommandLine(new LoadTest()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        return commandLine().execute(args);
+    }
+
+    /** The command line as {@link #main} parses it. */
+    public static CommandLine commandLine() {
+        return new CommandLine(new LoadTest()).setCaseInsensitiveEnumValuesAllowed(true);
     }
 }

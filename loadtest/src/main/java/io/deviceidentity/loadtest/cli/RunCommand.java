@@ -5,10 +5,11 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 import io.deviceidentity.loadtest.devices.Durations;
+import io.deviceidentity.loadtest.devices.RateSchedule;
 import io.deviceidentity.loadtest.devices.RetryPolicy;
 import io.deviceidentity.loadtest.report.ProgressLine;
 import io.deviceidentity.loadtest.report.RunSummary;
-import io.deviceidentity.loadtest.report.RunTotals;
+import io.deviceidentity.loadtest.report.WindowSummary;
 import io.deviceidentity.loadtest.run.LoadRun;
 import io.deviceidentity.loadtest.run.RunSettings;
 import picocli.CommandLine.Command;
@@ -43,6 +44,15 @@ public final class RunCommand implements Callable<Integer> {
             description = "Open model: fresh device connects per second, Poisson arrivals (default: ${DEFAULT-VALUE}). "
                     + "Retries come on top.")
     double rate;
+
+    @Option(names = "--step-at", converter = DurationConverter.class, paramLabel = "TIME",
+            description = "Open model: at TIME into the run the arrival rate steps to --step-rate "
+                    + "(e.g. --rate 22 --step-at 30s --step-rate 176: a storm starting at 30 s).")
+    java.time.Duration stepAt;
+
+    @Option(names = "--step-rate", paramLabel = "RATE",
+            description = "Arrivals per second from --step-at on.")
+    Double stepRate;
 
     @Option(names = "--closed-loop", defaultValue = "0", paramLabel = "USERS",
             description = "Closed model instead: USERS callers, each sending its next connect when the previous one "
@@ -90,23 +100,67 @@ public final class RunCommand implements Callable<Integer> {
             description = "auto (in place on a terminal, else one line per second), tty, lines or none.")
     ProgressLine.Mode progress;
 
+    @Option(names = "--steady-state-from", converter = DurationConverter.class, paramLabel = "TIME",
+            description = "Start of the steady-state window (the headline). Default: request_timeout + one retry "
+                    + "period (fixed:12s -> +12s; backoff:B..C -> +C/2; none -> +0.5s), after --step-at if set; "
+                    + "the counted run for --closed-loop.")
+    java.time.Duration steadyStateFrom;
+
+    @Option(names = "--service-metrics", defaultValue = "auto", paramLabel = "auto|none|URL",
+            description = "The service's Prometheus endpoint, scraped at the start and end of the windows for wasted "
+                    + "work (identity_bcrypt_duration_seconds_count, identity_bcrypt_wasted_total). auto: /q/metrics "
+                    + "on --url's host and port; none: no scrape (default: ${DEFAULT-VALUE}).")
+    String serviceMetrics;
+
+    @Option(names = "--capacity", paramLabel = "ALLOWS_PER_S",
+            description = "The service's measured capacity; the summary then gives goodput / capacity.")
+    Double capacity;
+
     @Override
     public Integer call() throws Exception {
         if (!isLoopback(url)) {
             System.err.println("refusing to load " + url.getHost() + ": this tool only targets loopback addresses");
             return 2;
         }
-        RunSettings settings = new RunSettings(label, url, poolSize, pipelining, requestTimeout, rate,
-                closedLoopUsers, duration, warmup, population.spec(wrongPasswordShare, unknownShare, seed),
-                RetryPolicy.parse(retry), database.access(), out, progress);
+        URI metricsUrl = metricsUrl();
+        if (metricsUrl != null && !isLoopback(metricsUrl)) {
+            System.err.println("refusing to scrape " + metricsUrl.getHost() + ": loopback addresses only");
+            return 2;
+        }
+        RunSettings settings = settings(metricsUrl);
         RunSummary summary = new LoadRun(settings, System.err).execute();
-        RunTotals t = summary.totals();
-        System.out.printf("%s: offered %.1f/s, goodput %.1f allows/s, answers %s, timeouts %d, late %d, "
-                        + "p99 admitted %.0f ms, peak PgBouncer clients %s, PostgreSQL %s -> %s%n",
-                label, t.offeredRate(), t.goodput(), t.answers(), t.timeouts(), t.answersAfterTimeoutTotal(),
-                t.latencyAdmitted().p99Ms(), summary.database().peakPgbouncerClients(),
-                summary.database().peakPostgresConnections(), out.resolve("report.html"));
+        WindowSummary s = summary.steadyState();
+        WindowSummary w = summary.wholeRun();
+        System.out.printf("%s: steady state (%d-%d s) goodput %.1f allows/s%s, whole run %.1f/s; wasted %s; "
+                        + "p99 allow %.0f ms, p99 503 %.0f ms; outcomes %s; EMQX queue peak %d; lag %d ms -> %s%n",
+                label, s.startS(), s.endS(), s.goodput(),
+                s.goodputPerCapacity() == null ? "" : " (" + s.goodputPerCapacity() + " of capacity)", w.goodput(),
+                s.wastedWork().fraction() == null ? "-" : Math.round(s.wastedWork().fraction() * 100) + " %",
+                s.latencyAllow().p99Ms(), s.latency503().p99Ms(), s.outcomes(), s.emqxQueuePeak(),
+                w.maxGeneratorLagMs(), out.resolve("report.html"));
         return 0;
+    }
+
+    /** The run as these options describe it (the command's whole parsing, without running anything). */
+    RunSettings settings(URI metricsUrl) {
+        if ((stepAt == null) != (stepRate == null)) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                    "--step-at and --step-rate go together");
+        }
+        RateSchedule schedule = stepAt == null ? RateSchedule.constant(rate) : new RateSchedule(rate, stepAt, stepRate);
+        return new RunSettings(label, url, poolSize, pipelining, requestTimeout, schedule, closedLoopUsers, duration,
+                warmup, population.spec(wrongPasswordShare, unknownShare, seed), RetryPolicy.parse(retry),
+                database.access(), out, progress, steadyStateFrom, metricsUrl, capacity);
+    }
+
+    /** --service-metrics: null for none. */
+    URI metricsUrl() {
+        return switch (serviceMetrics) {
+            case "none" -> null;
+            case "auto" -> URI.create("http://" + url.getHost() + (url.getPort() > 0 ? ":" + url.getPort() : "")
+                    + "/q/metrics");
+            default -> URI.create(serviceMetrics);
+        };
     }
 
     /**

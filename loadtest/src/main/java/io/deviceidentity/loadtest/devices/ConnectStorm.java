@@ -8,7 +8,7 @@ import io.deviceidentity.loadtest.emqx.EmqxAuthnClient;
 import io.vertx.core.Vertx;
 
 /**
- * The open model: devices arrive at {@code rate} per second (each a random idle registered device, or a share of
+ * The open model: devices arrive at the schedule's rate per second (each a random idle registered device, or a share of
  * unknown devices), connect through the EMQX client, and after any failed connect retry on their
  * {@link RetryPolicy}. An allowed device stays connected. Offered load is arrivals plus retries, so a service
  * that fails devices feeds its own overload: exactly the incident's loop.
@@ -22,7 +22,7 @@ public final class ConnectStorm implements Workload {
     private final EmqxAuthnClient client;
     private final DevicePopulation population;
     private final RetryPolicy retry;
-    private final double rate;
+    private final RateSchedule rate;
     private final AttemptListener listener;
     private PoissonArrivals arrivals;
     private long ticker = -1;
@@ -30,7 +30,7 @@ public final class ConnectStorm implements Workload {
     private long connected;
 
     public ConnectStorm(Vertx vertx, EmqxAuthnClient client, DevicePopulation population, RetryPolicy retry,
-            double rate, AttemptListener listener) {
+            RateSchedule rate, AttemptListener listener) {
         this.vertx = vertx;
         this.client = client;
         this.population = population;

@@ -10,11 +10,11 @@ public interface CallListener {
     void expiredInQueue();
 
     /**
-     * An answer arrived. {@code inTime} is false when the caller had already given up: the service did the work
-     * for nobody.
+     * An answer arrived. {@code inTime} is false when it arrived after the call's expiry (request_timeout after it
+     * entered the worker's queue): EMQX dropped it unread, the service did the work for nobody.
      */
     void answered(Answer answer, long latencyNanos, boolean inTime);
 
-    /** The caller gave up after request_timeout + 0.5 s without an answer. */
+    /** The caller got EMQX's timeout, request_timeout + 0.5 s after its call, without an answer in time. */
     void timedOut();
 }

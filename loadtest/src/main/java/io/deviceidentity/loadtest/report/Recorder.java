@@ -2,102 +2,103 @@ package io.deviceidentity.loadtest.report;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import io.deviceidentity.loadtest.devices.AttemptListener;
 import io.deviceidentity.loadtest.emqx.Answer;
 import io.deviceidentity.loadtest.emqx.CallListener;
 
 /**
- * Counts everything the client and the devices report, per second and for the whole run. Totals start after the
- * warm-up (so a capacity figure does not include the JIT's first seconds); the per-second series covers the whole
- * run. Runs on the event loop only, so nothing here needs to be thread-safe.
+ * Counts everything the client and the devices report: per second, for the whole counted run (after the warm-up,
+ * so a capacity figure does not include the JIT's first seconds) and for the steady-state window (see
+ * {@link SteadyStateWindow}). The per-second series covers the whole run. Runs on the event loop only, so nothing
+ * here needs to be thread-safe.
  */
 public final class Recorder implements CallListener, AttemptListener {
 
-    private final Tally window = new Tally();
-    private final Tally total = new Tally();
-    private final LatencyHistogram totalAdmitted = new LatencyHistogram();
-    private final LatencyHistogram totalUnavailable = new LatencyHistogram();
+    private final Tally second = new Tally();
+    private final Tally whole = new Tally();
+    private final Tally steady = new Tally();
+    private final LatencyHistogram wholeAdmitted = new LatencyHistogram();
     private final List<SecondStats> seconds = new ArrayList<>();
     private boolean counting;
-    private long maxLagMs;
+    private boolean steadyState;
 
-    /** Starts the totals (the end of the warm-up). */
+    /** Starts the whole-run totals (the end of the warm-up). */
     public void startCounting() {
         counting = true;
     }
 
+    /** Starts the steady-state window. */
+    public void startSteadyState() {
+        steadyState = true;
+    }
+
+    /** Stops every total (the run's end); nothing arriving later changes a summary. */
+    public void stop() {
+        counting = false;
+        steadyState = false;
+    }
+
+    private List<Tally> active() {
+        return counting && steadyState ? List.of(second, whole, steady)
+                : counting ? List.of(second, whole) : steadyState ? List.of(second, steady) : List.of(second);
+    }
+
     @Override
     public void offered() {
-        window.offered++;
-        if (counting) {
-            total.offered++;
-        }
+        active().forEach(t -> t.offered++);
     }
 
     @Override
     public void freshAttempt() {
-        window.fresh++;
-        if (counting) {
-            total.fresh++;
-        }
+        active().forEach(t -> t.fresh++);
     }
 
     @Override
     public void retryAttempt() {
-        window.retries++;
-        if (counting) {
-            total.retries++;
-        }
+        active().forEach(t -> t.retries++);
     }
 
     @Override
     public void populationExhausted() {
-        window.exhausted++;
-        if (counting) {
-            total.exhausted++;
-        }
+        active().forEach(t -> t.exhausted++);
     }
 
     @Override
     public void expiredInQueue() {
-        window.expiredInQueue++;
-        if (counting) {
-            total.expiredInQueue++;
-        }
+        active().forEach(t -> t.expiredInQueue++);
     }
 
     @Override
     public void timedOut() {
-        window.timeouts++;
-        if (counting) {
-            total.timeouts++;
-        }
+        active().forEach(t -> t.timeouts++);
     }
 
     @Override
     public void answered(Answer answer, long latencyNanos, boolean inTime) {
-        window.answer(answer, latencyNanos, inTime);
-        if (counting) {
-            total.answer(answer, latencyNanos, inTime);
-            if (answer.isAdmitted()) {
-                totalAdmitted.record(latencyNanos);
-            } else if (answer.isUnavailable()) {
-                totalUnavailable.record(latencyNanos);
-            }
+        active().forEach(t -> t.answer(answer, latencyNanos, inTime));
+        if (counting && answer.isAdmitted()) {
+            wholeAdmitted.record(latencyNanos);
         }
+    }
+
+    /** A sample of EMQX's queues: all workers together and the longest one. */
+    public void sampleQueues(int queued, int longest) {
+        active().forEach(t -> t.queues(queued, longest));
     }
 
     /** Closes the current second and starts the next. */
     public SecondStats closeSecond(int inFlight, int queued, Integer pgConnections, Integer pgbouncerClients,
             long devicesConnected, long generatorLagMs) {
-        maxLagMs = Math.max(maxLagMs, generatorLagMs);
-        SecondStats stats = new SecondStats(seconds.size() + 1, window.offered, window.fresh, window.retries,
-                window.inTime.get("200 allow"), window.inTime.snapshot(), window.timeouts, window.late.total(),
-                window.expiredInQueue, window.latency.summary(), inFlight, queued, pgConnections, pgbouncerClients,
+        active().forEach(t -> t.maxLagMs = Math.max(t.maxLagMs, generatorLagMs));
+        SecondStats stats = new SecondStats(seconds.size() + 1, second.offered, second.fresh, second.retries,
+                second.inTime.get("200 allow"), second.inTime.snapshot(), second.timeouts, second.late.total(),
+                second.expiredInQueue, second.latency.summary(), inFlight, queued, pgConnections, pgbouncerClients,
                 devicesConnected, generatorLagMs);
         seconds.add(stats);
-        window.reset();
+        second.reset();
         return stats;
     }
 
@@ -105,8 +106,27 @@ public final class Recorder implements CallListener, AttemptListener {
         return List.copyOf(seconds);
     }
 
+    /** 200 answers (allow or deny: each cost a bcrypt) that arrived late in the steady-state window. */
+    public long steadyLate200() {
+        return late200(steady);
+    }
+
+    public long wholeLate200() {
+        return late200(whole);
+    }
+
+    public WindowSummary steadyState(SteadyStateWindow window, Double capacity, WastedWork wasted) {
+        return summary(steady, window.startSecond(), window.endSecond(), window.rule(), window.clamped(), capacity,
+                wasted);
+    }
+
+    public WindowSummary wholeRun(int startSecond, int endSecond, Double capacity, WastedWork wasted) {
+        return summary(whole, startSecond, endSecond, null, false, capacity, wasted);
+    }
+
     /** The whole run's totals (after warm-up), for {@code measuredSeconds} of counting. */
     public RunTotals totals(double measuredSeconds, int pendingAtEnd, long devicesConnected) {
+        Tally total = whole;
         long allows = total.inTime.get("200 allow");
         long transportErrors = total.inTime.get(Answer.TRANSPORT_ERROR.key());
         return new RunTotals(measuredSeconds, total.offered, rate(total.offered, measuredSeconds), total.fresh,
@@ -114,42 +134,32 @@ public final class Recorder implements CallListener, AttemptListener {
                 total.late.snapshot(), total.late.total(), total.timeouts, total.expiredInQueue, transportErrors,
                 total.inTime.statusBetween(500, 600), total.late.statusBetween(500, 600),
                 total.inTime.get("429 rate_limited"), total.exhausted, pendingAtEnd, devicesConnected,
-                total.latency.summary(), totalAdmitted.summary(), totalUnavailable.summary(), maxLagMs);
+                total.latency.summary(), wholeAdmitted.summary(), total.latency503.summary(), total.maxLagMs);
+    }
+
+    private static WindowSummary summary(Tally t, int start, int end, String rule, boolean clamped, Double capacity,
+            WastedWork wasted) {
+        int secondsLong = Math.max(0, end - start);
+        long allows = t.inTime.get("200 allow");
+        double goodput = rate(allows, secondsLong);
+        Map<String, Long> outcomes = new TreeMap<>(t.inTime.snapshot());
+        outcomes.put("late", t.late.total());
+        outcomes.put("expired_in_queue", t.expiredInQueue);
+        outcomes.put("timeout", t.timeouts);
+        long other5xx = t.inTime.statusBetween(500, 600) + t.late.statusBetween(500, 600)
+                - t.inTime.statusBetween(503, 504) - t.late.statusBetween(503, 504);
+        Double perCapacity = capacity == null || capacity <= 0 ? null : Math.round(goodput / capacity * 100) / 100.0;
+        return new WindowSummary(start, end, secondsLong, rule, clamped, goodput, perCapacity, allows,
+                rate(t.offered, secondsLong), t.offered, t.fresh, t.retries, outcomes, t.late.snapshot(),
+                t.late.total(), t.timeouts, t.expiredInQueue, other5xx, t.latencyAllow.summary(),
+                t.latency503.summary(), t.queuedPeak, t.longestQueuePeak, t.maxLagMs, wasted);
+    }
+
+    private static long late200(Tally t) {
+        return t.late.statusBetween(200, 201);
     }
 
     private static double rate(long count, double seconds) {
         return seconds <= 0 ? 0 : Math.round(count / seconds * 10) / 10.0;
-    }
-
-    /** Counters for one span of time. */
-    private static final class Tally {
-        long offered;
-        long fresh;
-        long retries;
-        long exhausted;
-        long expiredInQueue;
-        long timeouts;
-        final Counts inTime = new Counts();
-        final Counts late = new Counts();
-        final LatencyHistogram latency = new LatencyHistogram();
-
-        void answer(Answer answer, long latencyNanos, boolean inTime) {
-            (inTime ? this.inTime : late).add(answer.key());
-            if (answer.status() != 0) {
-                latency.record(latencyNanos);
-            }
-        }
-
-        void reset() {
-            offered = 0;
-            fresh = 0;
-            retries = 0;
-            exhausted = 0;
-            expiredInQueue = 0;
-            timeouts = 0;
-            inTime.reset();
-            late.reset();
-            latency.reset();
-        }
     }
 }

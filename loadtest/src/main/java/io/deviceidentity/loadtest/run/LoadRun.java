@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -13,21 +14,30 @@ import io.deviceidentity.loadtest.devices.ConnectStorm;
 import io.deviceidentity.loadtest.devices.DevicePopulation;
 import io.deviceidentity.loadtest.devices.Workload;
 import io.deviceidentity.loadtest.emqx.EmqxAuthnClient;
+import io.deviceidentity.loadtest.metrics.MetricsSnapshot;
+import io.deviceidentity.loadtest.metrics.ServiceMetrics;
 import io.deviceidentity.loadtest.report.ProgressLine;
 import io.deviceidentity.loadtest.report.Recorder;
 import io.deviceidentity.loadtest.report.ReportWriter;
 import io.deviceidentity.loadtest.report.RunSummary;
 import io.deviceidentity.loadtest.report.SecondStats;
+import io.deviceidentity.loadtest.report.SteadyStateWindow;
+import io.deviceidentity.loadtest.report.WastedWork;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 
 /**
  * Runs one load test for its duration and writes its reports. Everything that touches the client, the devices or
  * the recorder runs on one Vert.x event loop (a few thousand requests per second is far below what one loop
- * handles), which keeps the model free of locks. The run ends
- * by itself at {@code duration}: requests still unanswered then are reported as pending, not waited for.
+ * handles), which keeps the model free of locks. The run ends by itself at {@code duration}: requests still
+ * unanswered then are reported as pending, not waited for. The service's metrics are scraped when the counted run
+ * starts, when the steady-state window starts, and at the end (for wasted work).
  */
 public final class LoadRun {
+
+    /** How often EMQX's queues are sampled for their peak. */
+    private static final long QUEUE_SAMPLE_MILLIS = 100;
 
     private final RunSettings settings;
     private final PrintStream console;
@@ -49,7 +59,7 @@ public final class LoadRun {
         try {
             vertx.runOnContext(ignored -> {
                 try {
-                    start(vertx, population, recorder, watcher, progress, startedAt, done);
+                    new Run(vertx, population, recorder, watcher, progress, startedAt, done).start();
                 } catch (RuntimeException failure) {
                     done.completeExceptionally(failure);
                 }
@@ -63,60 +73,132 @@ public final class LoadRun {
         }
     }
 
-    private void start(Vertx vertx, DevicePopulation population, Recorder recorder, ConnectionWatcher watcher, ProgressLine progress,
-            String startedAt, CompletableFuture<RunSummary> done) {
-        EmqxAuthnClient client = new EmqxAuthnClient(vertx, settings.url().getHost(), port(), settings.url().getPath(),
-                settings.poolSize(), settings.pipelining(), settings.requestTimeout(), recorder);
-        Workload workload = settings.closedLoopUsers() > 0
-                ? new ClosedLoop(client, population, settings.closedLoopUsers(), recorder)
-                : new ConnectStorm(vertx, client, population, settings.retry(), settings.rate(), recorder);
-        int totalSeconds = (int) settings.duration().toSeconds();
-        long warmupSeconds = settings.warmup().toSeconds();
-        if (warmupSeconds == 0) {
-            recorder.startCounting();
-        }
-        watcher.start();
-        workload.start();
-        long startNanos = System.nanoTime();
-        Runnable finish = () -> {
-            workload.stop();
-            RunSummary summary = new RunSummary(settings.label(), startedAt, settings.describe(),
-                    recorder.totals(totalSeconds - warmupSeconds, client.awaitingCallers(), workload.connected()),
-                    new RunSummary.DatabasePeaks(watcher.peakPostgres(), watcher.peakPgbouncer(), watcher.problem()),
-                    recorder.seconds());
-            client.close();
-            watcher.close();
-            done.complete(summary);
-        };
-        scheduleTick(vertx, startNanos, 1, totalSeconds, warmupSeconds, recorder, client, watcher, workload,
-                progress, finish);
-    }
+    /** The state of one run on the event loop. */
+    private final class Run {
+        private final Vertx vertx;
+        private final DevicePopulation population;
+        private final Recorder recorder;
+        private final ConnectionWatcher watcher;
+        private final ProgressLine progress;
+        private final String startedAt;
+        private final CompletableFuture<RunSummary> done;
+        private final int totalSeconds = (int) settings.duration().toSeconds();
+        private final int warmupSeconds = (int) settings.warmup().toSeconds();
+        private final SteadyStateWindow window;
+        private final ServiceMetrics metrics;
+        private Future<MetricsSnapshot> atCountingStart;
+        private Future<MetricsSnapshot> atSteadyStart;
+        private EmqxAuthnClient client;
+        private Workload workload;
+        private long startNanos;
+        private long queueSampler = -1;
 
-    /**
-     * Closes second {@code n} at wall-clock time start + n s. Each tick is aimed at its own boundary rather than one
-     * second after the previous tick, so a stalled generator does not stretch the run: the stalled second shows
-     * its lag and the next one is short, and the run still ends at its duration.
-     */
-    private void scheduleTick(Vertx vertx, long startNanos, int n, int totalSeconds, long warmupSeconds,
-            Recorder recorder, EmqxAuthnClient client, ConnectionWatcher watcher, Workload workload,
-            ProgressLine progress, Runnable finish) {
-        long target = startNanos + n * 1_000_000_000L;
-        long delayMillis = Math.max(1, (target - System.nanoTime()) / 1_000_000);
-        vertx.setTimer(delayMillis, timer -> {
-            long lagMs = Math.max(0, (System.nanoTime() - target) / 1_000_000);
-            if (n == warmupSeconds) {
+        Run(Vertx vertx, DevicePopulation population, Recorder recorder, ConnectionWatcher watcher,
+                ProgressLine progress, String startedAt, CompletableFuture<RunSummary> done) {
+            this.vertx = vertx;
+            this.population = population;
+            this.recorder = recorder;
+            this.watcher = watcher;
+            this.progress = progress;
+            this.startedAt = startedAt;
+            this.done = done;
+            this.window = SteadyStateWindow.choose(settings.duration(), settings.warmup(), settings.requestTimeout(),
+                    settings.retry(), settings.rate(), settings.closedLoopUsers() > 0, settings.steadyStateFrom());
+            this.metrics = settings.serviceMetrics() == null ? null
+                    : new ServiceMetrics(vertx, settings.serviceMetrics(),
+                            Set.of(WastedWork.BCRYPTS_DONE, WastedWork.BCRYPTS_WASTED));
+        }
+
+        void start() {
+            client = new EmqxAuthnClient(vertx, settings.url().getHost(), port(), settings.url().getPath(),
+                    settings.poolSize(), settings.pipelining(), settings.requestTimeout(), recorder);
+            workload = settings.closedLoopUsers() > 0
+                    ? new ClosedLoop(client, population, settings.closedLoopUsers(), recorder)
+                    : new ConnectStorm(vertx, client, population, settings.retry(), settings.rate(), recorder);
+            marks(0);
+            watcher.start();
+            workload.start();
+            startNanos = System.nanoTime();
+            queueSampler = vertx.setPeriodic(QUEUE_SAMPLE_MILLIS,
+                    id -> recorder.sampleQueues(client.queued(), client.longestQueue()));
+            scheduleTick(1);
+        }
+
+        /** Starts what begins at {@code elapsed} seconds: the counted run, the steady-state window. */
+        private void marks(int elapsed) {
+            if (elapsed == warmupSeconds) {
                 recorder.startCounting();
+                atCountingStart = scrape();
             }
-            SecondStats stats = recorder.closeSecond(client.inFlight(), client.queued(), watcher.takeWindowPostgres(),
-                    watcher.takeWindowPgbouncer(), workload.connected(), lagMs);
-            progress.show(stats, totalSeconds);
-            if (n >= totalSeconds) {
-                finish.run();
-            } else {
-                scheduleTick(vertx, startNanos, n + 1, totalSeconds, warmupSeconds, recorder, client, watcher,
-                        workload, progress, finish);
+            if (elapsed == window.startSecond()) {
+                recorder.startSteadyState();
+                atSteadyStart = scrape();
             }
-        });
+        }
+
+        private Future<MetricsSnapshot> scrape() {
+            return metrics == null ? Future.succeededFuture(MetricsSnapshot.failed("--service-metrics none"))
+                    : metrics.scrape();
+        }
+
+        /**
+         * Closes second {@code n} at wall-clock time start + n s. Each tick is aimed at its own boundary rather than
+         * one second after the previous tick, so a stalled generator does not stretch the run: the stalled second
+         * shows its lag and the next one is short, and the run still ends at its duration.
+         */
+        private void scheduleTick(int n) {
+            long target = startNanos + n * 1_000_000_000L;
+            long delayMillis = Math.max(1, (target - System.nanoTime()) / 1_000_000);
+            vertx.setTimer(delayMillis, timer -> {
+                long lagMs = Math.max(0, (System.nanoTime() - target) / 1_000_000);
+                SecondStats stats = recorder.closeSecond(client.inFlight(), client.queued(),
+                        watcher.takeWindowPostgres(), watcher.takeWindowPgbouncer(), workload.connected(), lagMs);
+                progress.show(stats, totalSeconds);
+                if (n >= totalSeconds) {
+                    finish();
+                } else {
+                    marks(n);
+                    scheduleTick(n + 1);
+                }
+            });
+        }
+
+        private void finish() {
+            workload.stop();
+            vertx.cancelTimer(queueSampler);
+            int pending = client.awaitingCallers();
+            long connected = workload.connected();
+            var totals = recorder.totals(totalSeconds - warmupSeconds, pending, connected);
+            recorder.stop();
+            scrape().onComplete(end -> {
+                MetricsSnapshot last = end.succeeded() ? end.result() : MetricsSnapshot.failed(String.valueOf(end.cause()));
+                RunSummary summary = new RunSummary(settings.label(), startedAt, settings.describe(),
+                        recorder.steadyState(window, settings.capacity(),
+                                wasted(atSteadyStart, last, recorder.steadyLate200())),
+                        recorder.wholeRun(warmupSeconds, totalSeconds, settings.capacity(),
+                                wasted(atCountingStart, last, recorder.wholeLate200())),
+                        totals,
+                        new RunSummary.DatabasePeaks(watcher.peakPostgres(), watcher.peakPgbouncer(), watcher.problem()),
+                        recorder.seconds());
+                client.close();
+                watcher.close();
+                if (metrics != null) {
+                    metrics.close();
+                }
+                done.complete(summary);
+            });
+        }
+
+        private WastedWork wasted(Future<MetricsSnapshot> start, MetricsSnapshot end, long late200) {
+            if (metrics == null) {
+                return WastedWork.notMeasured(late200, "--service-metrics none");
+            }
+            if (start == null || !start.isComplete()) {
+                return WastedWork.notMeasured(late200, "the scrape at the window's start had not completed");
+            }
+            return WastedWork.between(start.succeeded() ? start.result()
+                    : MetricsSnapshot.failed(String.valueOf(start.cause())), end, late200);
+        }
     }
 
     private int port() {

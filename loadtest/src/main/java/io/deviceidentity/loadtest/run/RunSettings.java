@@ -9,12 +9,15 @@ import java.util.Map;
 import io.deviceidentity.loadtest.db.DatabaseAccess;
 import io.deviceidentity.loadtest.devices.Durations;
 import io.deviceidentity.loadtest.devices.PopulationSpec;
+import io.deviceidentity.loadtest.devices.RateSchedule;
 import io.deviceidentity.loadtest.devices.RetryPolicy;
 import io.deviceidentity.loadtest.report.ProgressLine;
 
 /**
  * One load run, fully described. {@code closedLoopUsers > 0} selects the closed model (capacity measurement);
- * otherwise devices arrive at {@code rate} per second.
+ * otherwise devices arrive on the {@code rate} schedule. {@code steadyStateFrom} overrides the steady-state rule
+ * (null: {@link io.deviceidentity.loadtest.report.SteadyStateWindow}); {@code serviceMetrics} is the service's
+ * Prometheus endpoint (null: not scraped); {@code capacity} (allows/s, null if unknown) scales goodput.
  */
 public record RunSettings(
         String label,
@@ -22,7 +25,7 @@ public record RunSettings(
         int poolSize,
         int pipelining,
         Duration requestTimeout,
-        double rate,
+        RateSchedule rate,
         int closedLoopUsers,
         Duration duration,
         Duration warmup,
@@ -30,11 +33,17 @@ public record RunSettings(
         RetryPolicy retry,
         DatabaseAccess database,
         Path outputDirectory,
-        ProgressLine.Mode progress) {
+        ProgressLine.Mode progress,
+        Duration steadyStateFrom,
+        URI serviceMetrics,
+        Double capacity) {
 
     public RunSettings {
         if (duration.compareTo(warmup) <= 0) {
             throw new IllegalArgumentException("--duration must be longer than --warmup");
+        }
+        if (steadyStateFrom != null && steadyStateFrom.compareTo(duration) >= 0) {
+            throw new IllegalArgumentException("--steady-state-from must be shorter than --duration");
         }
         if (!"http".equals(url.getScheme())) {
             throw new IllegalArgumentException("--url must be an http:// URL");
@@ -49,7 +58,11 @@ public record RunSettings(
         if (closedLoopUsers > 0) {
             d.put("closed_loop_users", closedLoopUsers);
         } else {
-            d.put("rate", rate);
+            d.put("rate", rate.rate());
+            if (rate.hasStep()) {
+                d.put("step_at", Durations.format(rate.stepAt()));
+                d.put("step_rate", rate.stepRate());
+            }
             d.put("retry", retry.describe());
         }
         d.put("pool_size", poolSize);
@@ -60,6 +73,10 @@ public record RunSettings(
         d.put("devices", population.devices());
         d.put("wrong_password_share", population.wrongPasswordShare());
         d.put("unknown_share", population.unknownShare());
+        d.put("service_metrics", serviceMetrics == null ? "none" : serviceMetrics.toString());
+        if (capacity != null) {
+            d.put("capacity", capacity);
+        }
         return d;
     }
 }
