@@ -108,6 +108,16 @@ class LoadTestSmokeIT {
                 answered + totals.path("timeouts").asLong() + totals.path("pending_at_end").asLong(),
                 "every attempt is answered, timed out or still pending at the end");
         assertEquals(5, summary.path("seconds").size(), "one entry per second of the run");
+
+        // The headline window: 5 s is shorter than request_timeout + one retry period, so the window is clamped to
+        // the whole run and says so; its goodput then equals the whole run's.
+        JsonNode steady = summary.path("steady_state");
+        assertTrue(steady.path("clamped").asBoolean(), "a 5 s run is too short for its steady-state rule: " + steady);
+        assertEquals(summary.path("whole_run").path("allows_in_time").asLong(), steady.path("allows_in_time").asLong());
+        assertEquals(allows, steady.path("outcomes").path("200 allow").asLong());
+        // Wasted work comes from the service's own metrics (scraped at /q/metrics next to --url).
+        JsonNode wasted = steady.path("wasted_work");
+        assertTrue(wasted.path("bcrypts_done").asDouble() >= 1, "the service's bcrypt count was scraped: " + wasted);
         assertEquals(1, summary.path("settings").path("pipelining").asInt());
         assertTrue(summary.path("database").path("peak_pgbouncer_clients").asInt() >= 1,
                 "the service's connections through PgBouncer were seen: " + summary.path("database"));

@@ -132,13 +132,17 @@ public final class RunCommand implements Callable<Integer> {
         WindowSummary s = summary.steadyState();
         WindowSummary w = summary.wholeRun();
         System.out.printf("%s: steady state (%d-%d s) goodput %.1f allows/s%s, whole run %.1f/s; wasted %s; "
-                        + "p99 allow %.0f ms, p99 503 %.0f ms; outcomes %s; EMQX queue peak %d; lag %d ms -> %s%n",
+                        + "p99 allow %s ms, p99 503 %s ms; outcomes %s; EMQX queue peak %d; lag %d ms -> %s%n",
                 label, s.startS(), s.endS(), s.goodput(),
                 s.goodputPerCapacity() == null ? "" : " (" + s.goodputPerCapacity() + " of capacity)", w.goodput(),
                 s.wastedWork().fraction() == null ? "-" : Math.round(s.wastedWork().fraction() * 100) + " %",
-                s.latencyAllow().p99Ms(), s.latency503().p99Ms(), s.outcomes(), s.emqxQueuePeak(),
+                p99(s.latencyAllow()), p99(s.latency503()), s.outcomes(), s.emqxQueuePeak(),
                 w.maxGeneratorLagMs(), out.resolve("report.html"));
         return 0;
+    }
+
+    private static String p99(io.deviceidentity.loadtest.report.LatencySummary latency) {
+        return latency.count() == 0 ? "-" : String.format("%.0f", latency.p99Ms());
     }
 
     /** The run as these options describe it (the command's whole parsing, without running anything). */

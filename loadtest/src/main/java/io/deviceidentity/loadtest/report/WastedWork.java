@@ -2,6 +2,8 @@ package io.deviceidentity.loadtest.report;
 
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 import io.deviceidentity.loadtest.metrics.MetricsSnapshot;
 
 /**
@@ -12,7 +14,7 @@ import io.deviceidentity.loadtest.metrics.MetricsSnapshot;
  * service's {@code /q/metrics} at the window's start and end. A metric that was not there counts as 0 and is named
  * in {@code missing}; {@code fraction} is null when no bcrypt count is known (scrape off, failed, or zero).
  */
-public record WastedWork(Double fraction, long late200, Double bcryptsDone, Double bcryptsWastedByService,
+public record WastedWork(Double fraction, @JsonProperty("late_200") long late200, Double bcryptsDone, Double bcryptsWastedByService,
         List<String> missing, String problem) {
 
     public static final String BCRYPTS_DONE = "identity_bcrypt_duration_seconds_count";

@@ -2,6 +2,8 @@ package io.deviceidentity.loadtest.report;
 
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 /**
  * One span of a run, in summary.json as {@code steady_state} (the headline) and {@code whole_run} (the counted
  * run, after warm-up). From {@code start_s} to {@code end_s} seconds into the run.
@@ -40,7 +42,7 @@ public record WindowSummary(
         long expiredInQueue,
         long status5xxOther,
         LatencySummary latencyAllow,
-        LatencySummary latency503,
+        @JsonProperty("latency_503") LatencySummary latency503,
         int emqxQueuePeak,
         int emqxWorkerQueuePeak,
         long maxGeneratorLagMs,
