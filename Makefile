@@ -88,10 +88,11 @@ kind-down:
 
 # --- Benchmarks -------------------------------------------------------------------------------------------------
 # Not part of `make test`: prints figures and asserts nothing. Own stack (STACK_DIR .local/bench, ports 55434/56434,
-# auth-service 8091), so it never touches what `make up` or `make test` run. Takes 5-8 minutes on 2 cores.
-# Overrides: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, STACK_DIR, BENCH_DURATION, BENCH_OVERLOAD, ... (scripts/bench.sh).
+# auth-service 8091), so it never touches what `make up` or `make test` run. Takes about 14-15 minutes on 2 cores
+# (10 runs of 72 s, build included). Overrides: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, STACK_DIR, BENCH_POINT_DURATION,
+# BENCH_LOADS, BENCH_OVERLOAD, BENCH_ONLY, BENCH_JMH=1 (adds the bcrypt JMH benchmark), ... (scripts/bench.sh).
 .PHONY: bench
 
-## bench: incident replay (capacity, unprotected vs protected, backoff devices) and the bcrypt JMH benchmark
+## bench: overload curve (capacity; protected at 1-12x; unprotected, 64 connections, backoff devices, a step at 8x)
 bench:
 	scripts/bench.sh

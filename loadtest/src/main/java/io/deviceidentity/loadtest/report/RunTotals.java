@@ -3,9 +3,10 @@ package io.deviceidentity.loadtest.report;
 import java.util.Map;
 
 /**
- * The run's totals after warm-up. Rates are per second of counting. {@code answers} are the answers EMQX would
- * have read (in time); {@code answersAfterTimeout} arrived after EMQX had given up: work the service did for
- * nobody. Latency covers every HTTP answer received (in time or late); {@code admitted} is the 200s (the service
+ * The run's totals after warm-up (kept as they were for older readers; {@link WindowSummary} is the richer view).
+ * Rates are per second of counting. {@code answers} are the answers EMQX read (in time: within request_timeout of
+ * the call entering its queue); {@code answersAfterTimeout} arrived later and were dropped unread: work the service
+ * did for nobody. Latency covers every HTTP answer received (in time or late); {@code admitted} is the 200s (the service
  * decided allow/deny), {@code unavailable503} the 503s. {@code maxGeneratorLagMs}: the worst delay of the load
  * generator's own clock tick; more than a few hundred ms means the generator was starved and the run is suspect.
  */
