@@ -8,12 +8,15 @@ import javax.sql.DataSource;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.faulttolerance.Bulkhead;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.deviceidentity.overload.DatabaseLimits;
 import io.deviceidentity.overload.PooledConnections;
 import io.deviceidentity.overload.ServiceUnavailableException;
 import io.smallrye.faulttolerance.api.CircuitBreakerName;
@@ -22,7 +25,12 @@ import io.smallrye.faulttolerance.api.RateLimitException;
 /**
  * Reads one device's credential through the service's pool (PgBouncer): one indexed query, and the connection is
  * back in the pool before this method returns, so nobody holds a connection while bcrypt runs. auth-service reads
- * with it before every check, registration-service for {@code GET}.
+ * with it before every check, registration-service for {@code GET}. Callers run it on the
+ * {@link io.deviceidentity.overload.DatabaseLane}.
+ *
+ * <p>{@code @Bulkhead} (synchronous, so without a queue) refuses a call at once when as many are running as the
+ * pool has connections ({@code overload}); {@code @Timeout} is the outer bound of one read, above the driver's
+ * socket timeout (3 s), which fires first for a hung database and so counts as a database failure.
  *
  * <p>The circuit breaker opens only for database failures: overload exceptions, including a pool wait that timed
  * out ({@link PooledConnections}), are in {@code skipOn}, so an open circuit keeps meaning "database down" and is
@@ -40,6 +48,8 @@ public class CredentialFinder {
         this.rows = new CredentialRows(json);
     }
 
+    @Bulkhead(DatabaseLimits.BULKHEAD)
+    @Timeout(DatabaseLimits.TIMEOUT_MILLIS)
     @CircuitBreakerName("credential-finder")
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
             skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,

@@ -11,22 +11,30 @@ import jakarta.ws.rs.core.Response;
 
 import io.deviceidentity.metrics.Outcomes;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.DeadlineTimer;
 import io.deviceidentity.overload.RequestDeadlines;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * The life of every request both services answer: parse it (bad input → 4xx), decide it on the worker pool under
- * its deadline (overload, deadline and database failures → 503), then log and count the outcome once. Endpoints
- * supply only the parsing and the decision.
+ * The life of every request both services answer: parse it (bad input → 4xx), decide it under its deadline
+ * (overload, deadline and database failures → 503), then log and count the outcome once. Endpoints supply only the
+ * parsing and the decision.
+ *
+ * <p>Both run on the event loop and must not block: a decision hands its blocking step to the
+ * {@link io.deviceidentity.overload.DatabaseLane} and its CPU work to the
+ * {@link io.deviceidentity.overload.BcryptExecutor}, each of which refuses at once when full. Nothing here hops to a
+ * worker pool, whose queue would be unbounded.
  */
 @ApplicationScoped
 public class RequestAnswerer {
 
     private final RequestDeadlines deadlines;
+    private final DeadlineTimer timer;
     private final Outcomes outcomes;
 
-    public RequestAnswerer(RequestDeadlines deadlines, Outcomes outcomes) {
+    public RequestAnswerer(RequestDeadlines deadlines, DeadlineTimer timer, Outcomes outcomes) {
         this.deadlines = deadlines;
+        this.timer = timer;
         this.outcomes = outcomes;
     }
 
@@ -38,7 +46,7 @@ public class RequestAnswerer {
      * @param metric    the outcome counter ({@link io.deviceidentity.metrics.MetricNames})
      * @param parse     reads the request; throws {@link InvalidRequestException} (or another 4xx) on bad input
      * @param clientId  the device the request is about, for the log line
-     * @param decide    the blocking decision (may finish asynchronously); runs on a worker thread
+     * @param decide    the decision; called on the event loop, must not block (see the class comment)
      */
     public <T> CompletionStage<Response> answer(String operation, String metric, RoutingContext context,
             Supplier<T> parse, Function<T, String> clientId, BiFunction<T, Deadline, CompletionStage<Answer>> decide) {
@@ -48,7 +56,7 @@ public class RequestAnswerer {
     /**
      * Answers a request about the device {@code clientId} (from the path) whose decision, once started before its
      * deadline, is always answered with its own result: for writes, so that an acknowledged write is stored and a
-     * refused one is not. Work that could not start before the deadline is answered 503 {@code deadline}.
+     * refused one is not. Its steps check the deadline before they start (the database lane, the bcrypt executor).
      */
     public <T> CompletionStage<Response> answerToCompletion(String operation, String metric, RoutingContext context,
             String clientId, Supplier<T> parse, BiFunction<T, Deadline, CompletionStage<Answer>> decide) {
@@ -64,8 +72,8 @@ public class RequestAnswerer {
         try {
             T request = parse.get();
             device = clientId.apply(request);
-            Supplier<CompletionStage<Answer>> work = () -> decide.apply(request, deadline);
-            decision = cutAtDeadline ? deadlines.blocking(deadline, work) : deadlines.startingBefore(deadline, work);
+            CompletableFuture<Answer> decided = decide.apply(request, deadline).toCompletableFuture();
+            decision = cutAtDeadline ? timer.bound(deadline, decided) : decided;
         } catch (RuntimeException failure) {
             decision = CompletableFuture.failedFuture(failure);
         }

@@ -8,10 +8,12 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
@@ -23,18 +25,23 @@ import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.Startup;
 
 /**
- * The bulkhead in front of bcrypt: a fixed number of threads (the CPUs the pod may use) and a bounded queue.
+ * The bulkhead in front of bcrypt: a fixed number of threads (the CPUs the pod may use) and a queue whose length is
+ * governed by waiting time ({@link ControlledDelay}), not by the deadline.
  *
- * <p>Why not SmallRye's {@code @Bulkhead}: its queue only exists for asynchronous methods, a queued task is not
- * removed when its timeout fires, and a running bcrypt cannot be interrupted, so timed-out work would still burn
- * the CPU that the next requests need. Here every task is judged twice against its request's deadline:
+ * <p>Every request is judged three times, and refused work costs nothing but the refusal:
  * <ol>
- *   <li>at admission, from the work already ahead of it and the measured hash time: if it could not finish in
- *       time it is refused at once ({@code overload}), costing nothing;</li>
- *   <li>when a thread picks it up: if the deadline has passed ({@code deadline}) or one hash no longer fits
- *       ({@code overload}), it is skipped without hashing.</li>
+ *   <li>at admission, on the caller's thread: the work ahead of it, times the measured hash time, is its expected
+ *       wait; if that exceeds the allowance of the moment, or one hash after it would miss the deadline, it is
+ *       refused at once ({@code overload}, stage {@code admission});</li>
+ *   <li>when a thread takes it: if it waited longer than the allowance of that moment ({@code overload}, stage
+ *       {@code dequeue}), or its deadline has passed ({@code deadline}), it is skipped without hashing;</li>
+ *   <li>the caller's future completes with {@code deadline} when the deadline passes, so no answer outlives it.</li>
  * </ol>
- * The caller's future also completes with {@code deadline} when the deadline passes, so no answer outlives it.
+ * Why not SmallRye's {@code @Bulkhead}: its queue exists only for asynchronous methods, bounds length rather than
+ * waiting time, and keeps a queued task when its {@code @Timeout} fires; a running bcrypt cannot be interrupted.
+ *
+ * <p>The threads run under {@code SCHED_IDLE} ({@link IdleScheduling}), so that refusals and answers are written by
+ * the event loop without waiting for a hash to yield the CPU.
  */
 @Startup
 @ApplicationScoped
@@ -43,103 +50,177 @@ public class BcryptExecutor {
     private static final Logger LOG = Logger.getLogger(BcryptExecutor.class);
     /** Weight of the newest measurement in the moving average of hash time. */
     private static final double SMOOTHING = 0.2;
+    /** Default target wait under a standing queue, in hash times. */
+    private static final int TARGET_WAIT_HASHES = 2;
 
     private final int concurrency;
     private final int queueCapacity;
+    private final LongSupplier clock;
     private final ThreadPoolExecutor executor;
     private final DeadlineTimer deadlineTimer;
+    private final ControlledDelay delay;
     private final AtomicLong expectedNanos;
+    /** Submitted and not yet taken by a thread; running. Kept here because the executor's own counts take a lock. */
+    private final AtomicInteger waiting = new AtomicInteger();
+    private final AtomicInteger running = new AtomicInteger();
+    private final AtomicInteger idleThreads = new AtomicInteger();
     private final Timer hashTimer;
+    private final Timer queueWait;
+    private final Counter refusedAtAdmission;
+    private final Counter refusedAtDequeue;
     private final Counter skippedDeadline;
-    private final Counter skippedOverload;
+    private final Counter wasted;
 
+    @Inject
     public BcryptExecutor(OverloadConfig config, MeterRegistry registry, DeadlineTimer deadlineTimer) {
+        this(config, registry, deadlineTimer, System::nanoTime);
+    }
+
+    /** {@code clock} drives the waiting-time rule (a virtual clock in tests); deadlines keep the real one. */
+    BcryptExecutor(OverloadConfig config, MeterRegistry registry, DeadlineTimer deadlineTimer, LongSupplier clock) {
         this.deadlineTimer = deadlineTimer;
+        this.clock = clock;
         OverloadConfig.Bcrypt bcrypt = config.bcrypt();
         this.concurrency = bcrypt.concurrency().orElse(Runtime.getRuntime().availableProcessors());
         if (concurrency < 1) {
             throw new IllegalArgumentException("identity.overload.bcrypt.concurrency must be at least 1");
         }
-        long expected = bcrypt.expectedDuration().toNanos();
-        this.queueCapacity = bcrypt.queue().orElse(derivedQueue(config.deadline().toNanos(), expected, concurrency));
+        long expected = Math.max(1, bcrypt.expectedDuration().toNanos());
+        this.expectedNanos = new AtomicLong(expected);
+        this.queueCapacity = bcrypt.queue().orElse(derivedQueue(bcrypt.maxWait().toNanos(), expected, concurrency));
         if (queueCapacity < 1) {
             throw new IllegalArgumentException("identity.overload.bcrypt.queue must be at least 1");
         }
-        this.expectedNanos = new AtomicLong(Math.max(1, expected));
+        LongSupplier targetWait = bcrypt.targetWait().isPresent()
+                ? () -> bcrypt.targetWait().get().toNanos()
+                : () -> TARGET_WAIT_HASHES * expectedNanos.get();
+        this.delay = new ControlledDelay(bcrypt.maxWait().toNanos(), bcrypt.interval().toNanos(), targetWait,
+                clock.getAsLong());
         this.executor = new ThreadPoolExecutor(concurrency, concurrency, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(queueCapacity), threads());
+                new ArrayBlockingQueue<>(queueCapacity), threads(bcrypt.idlePriority()));
         executor.prestartAllCoreThreads();
 
         this.hashTimer = Timer.builder(MetricNames.BCRYPT_DURATION)
                 .description("Time spent computing one bcrypt hash or verification")
                 .publishPercentiles(0.5, 0.9, 0.99)
                 .register(registry);
-        this.skippedDeadline = skipped(registry, UnavailableReason.DEADLINE);
-        this.skippedOverload = skipped(registry, UnavailableReason.OVERLOAD);
-        Gauge.builder(MetricNames.BCRYPT_QUEUE_DEPTH, executor, e -> e.getQueue().size())
+        this.queueWait = Timer.builder(MetricNames.BCRYPT_QUEUE_WAIT)
+                .description("Time bcrypt work waited for a thread")
+                .publishPercentiles(0.5, 0.99)
+                .register(registry);
+        this.refusedAtAdmission = refused(registry, "admission");
+        this.refusedAtDequeue = refused(registry, "dequeue");
+        this.skippedDeadline = Counter.builder(MetricNames.BCRYPT_SKIPPED)
+                .description("bcrypt work skipped at start because its request's deadline had passed")
+                .tag(MetricNames.TAG_REASON, UnavailableReason.DEADLINE.label())
+                .register(registry);
+        this.wasted = Counter.builder(MetricNames.BCRYPT_WASTED)
+                .description("bcrypt work finished after its request's deadline: nobody read the answer")
+                .register(registry);
+        Gauge.builder(MetricNames.BCRYPT_QUEUE_DEPTH, waiting, AtomicInteger::get)
                 .description("bcrypt tasks waiting for a thread").register(registry);
-        Gauge.builder(MetricNames.BCRYPT_ACTIVE, executor, ThreadPoolExecutor::getActiveCount)
+        Gauge.builder(MetricNames.BCRYPT_ACTIVE, running, AtomicInteger::get)
                 .description("bcrypt tasks running").register(registry);
-        Gauge.builder(MetricNames.BCRYPT_QUEUE_CAPACITY, this, BcryptExecutor::queueCapacity)
-                .description("bcrypt queue bound").register(registry);
         Gauge.builder(MetricNames.BCRYPT_CONCURRENCY, this, BcryptExecutor::concurrency)
                 .description("bcrypt threads").register(registry);
-        LOG.infof("bcrypt executor: %d threads, queue of %d, deadline %s", concurrency, queueCapacity,
-                config.deadline());
+        Gauge.builder(MetricNames.BCRYPT_ALLOWED_WAIT, this, e -> e.delay.allowedWaitNanos(e.clock.getAsLong()) / 1e9)
+                .description("How long a request may wait for a bcrypt thread right now")
+                .baseUnit("seconds").register(registry);
+        Gauge.builder(MetricNames.BCRYPT_STANDING_QUEUE, this, e -> e.delay.standing(e.clock.getAsLong()) ? 1 : 0)
+                .description("1 while the bcrypt queue has not drained for a whole interval (overload)")
+                .register(registry);
+        Gauge.builder(MetricNames.BCRYPT_IDLE_THREADS, idleThreads, AtomicInteger::get)
+                .description("bcrypt threads running under SCHED_IDLE").register(registry);
+        LOG.infof("bcrypt executor: %d threads (SCHED_IDLE: %s), waits up to %s (%s once the queue stands for %s),"
+                + " at most %d waiting, deadline %s", concurrency, bcrypt.idlePriority(), bcrypt.maxWait(),
+                bcrypt.targetWait().map(Object::toString).orElse(TARGET_WAIT_HASHES + " hash times"),
+                bcrypt.interval(), queueCapacity, config.deadline());
     }
 
-    /** deadline ÷ hash time × threads: the most work that can still finish inside one deadline. */
-    static int derivedQueue(long deadlineNanos, long expectedNanos, int concurrency) {
-        long perThread = deadlineNanos / Math.max(1, expectedNanos);
+    /** ceil(max-wait ÷ hash time) × threads: as many as can start within the longest allowance. */
+    static int derivedQueue(long maxWaitNanos, long expectedNanos, int concurrency) {
+        long perThread = (maxWaitNanos + expectedNanos - 1) / Math.max(1, expectedNanos);
         return (int) Math.max(1, Math.min(100_000, perThread * concurrency));
     }
 
     /**
      * Runs CPU-bound work for a request. The future fails with a {@link ServiceUnavailableException} when the work
-     * is refused, skipped or not done by the deadline.
+     * is refused, skipped or not done by the deadline. Never blocks the caller.
      */
     public <T> CompletableFuture<T> submit(Deadline deadline, Supplier<T> work) {
-        long expected = expectedNanos.get();
-        long ahead = executor.getQueue().size() + (long) executor.getActiveCount();
-        long expectedFinish = (ahead / concurrency + 1) * expected;
-        if (!deadline.allows(expectedFinish)) {
-            skippedOverload.increment();
+        long now = clock.getAsLong();
+        long hash = expectedNanos.get();
+        int ahead = waiting.get();
+        if (ahead == 0) {
+            delay.queueEmpty(now);
+        }
+        long expectedWait = expectedWait(ahead, running.get(), hash);
+        if (!delay.admits(expectedWait, now)) {
+            refusedAtAdmission.increment();
+            return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
+                    "bcrypt is saturated: this request could not start within its allowed wait"));
+        }
+        if (!deadline.allows(expectedWait + hash)) {
+            refusedAtAdmission.increment();
             return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
                     "bcrypt work ahead of this request would not finish before its deadline"));
         }
         CompletableFuture<T> result = new CompletableFuture<>();
+        waiting.incrementAndGet();
         try {
-            executor.execute(() -> run(deadline, work, result));
+            executor.execute(() -> run(now, deadline, work, result));
         } catch (RejectedExecutionException full) {
-            skippedOverload.increment();
+            waiting.decrementAndGet();
+            refusedAtAdmission.increment();
             return CompletableFuture.failedFuture(ServiceUnavailableException.overload("the bcrypt queue is full"));
         }
         return deadlineTimer.bound(deadline, result);
     }
 
-    private <T> void run(Deadline deadline, Supplier<T> work, CompletableFuture<T> result) {
+    /** The wait of a task that joins now: zero while a thread is free, else the queued hashes ahead per thread. */
+    private long expectedWait(int waitingAhead, int runningNow, long hashNanos) {
+        int ahead = waitingAhead + runningNow;
+        if (ahead < concurrency) {
+            return 0;
+        }
+        return ((ahead - concurrency) / concurrency + 1) * hashNanos;
+    }
+
+    private <T> void run(long submittedAt, Deadline deadline, Supplier<T> work, CompletableFuture<T> result) {
+        long now = clock.getAsLong();
+        long waited = now - submittedAt;
+        queueWait.record(waited, TimeUnit.NANOSECONDS);
+        // Judged by the regime under which it waited, before taking it off counts as the queue draining.
+        boolean mayStart = delay.mayStart(waited, now);
+        if (waiting.decrementAndGet() == 0) {
+            delay.queueEmpty(now);
+        }
         if (deadline.hasPassed()) {
             // Nobody will read this answer (the caller got its 503 when the deadline passed): skip the hash.
             skippedDeadline.increment();
             result.completeExceptionally(ServiceUnavailableException.deadline());
             return;
         }
-        if (!deadline.allows(expectedNanos.get())) {
-            skippedOverload.increment();
+        if (!mayStart || !deadline.allows(expectedNanos.get())) {
+            refusedAtDequeue.increment();
             result.completeExceptionally(ServiceUnavailableException.overload(
-                    "one bcrypt no longer fits before the request deadline"));
+                    "this request waited for bcrypt longer than allowed"));
             return;
         }
+        running.incrementAndGet();
         long start = System.nanoTime();
         try {
-            T value = work.get();
-            result.complete(value);
+            result.complete(work.get());
         } catch (RuntimeException | Error failure) {
             result.completeExceptionally(failure);
         } finally {
+            running.decrementAndGet();
             long took = System.nanoTime() - start;
             hashTimer.record(took, TimeUnit.NANOSECONDS);
             expectedNanos.updateAndGet(old -> (long) (old + SMOOTHING * (took - old)));
+            if (deadline.hasPassed()) {
+                wasted.increment();
+            }
         }
     }
 
@@ -151,24 +232,34 @@ public class BcryptExecutor {
         return queueCapacity;
     }
 
+    /** The current allowance (for tests and diagnostics). */
+    long allowedWaitNanos() {
+        return delay.allowedWaitNanos(clock.getAsLong());
+    }
+
     @PreDestroy
     void shutdown() {
         executor.shutdownNow();
     }
 
-    private static Counter skipped(MeterRegistry registry, UnavailableReason reason) {
-        return Counter.builder(MetricNames.BCRYPT_SKIPPED)
-                .description("bcrypt work refused or skipped because it could not be answered in time")
-                .tag(MetricNames.TAG_REASON, reason.label())
+    private static Counter refused(MeterRegistry registry, String stage) {
+        return Counter.builder(MetricNames.BCRYPT_REFUSED)
+                .description("bcrypt work refused with 503 overload by the waiting-time rule")
+                .tag(MetricNames.TAG_STAGE, stage)
                 .register(registry);
     }
 
-    private static ThreadFactory threads() {
+    private ThreadFactory threads(boolean idlePriority) {
         AtomicInteger number = new AtomicInteger();
         // Answers are completed on these threads; they need the application's class loader to build responses.
         ClassLoader application = Thread.currentThread().getContextClassLoader();
         return runnable -> {
-            Thread thread = new Thread(runnable, "bcrypt-" + number.incrementAndGet());
+            Thread thread = new Thread(() -> {
+                if (idlePriority && IdleScheduling.applyToCurrentThread()) {
+                    idleThreads.incrementAndGet();
+                }
+                runnable.run();
+            }, "bcrypt-" + number.incrementAndGet());
             thread.setDaemon(true);
             thread.setContextClassLoader(application);
             return thread;

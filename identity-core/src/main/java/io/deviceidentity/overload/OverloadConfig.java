@@ -1,24 +1,31 @@
 package io.deviceidentity.overload;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
-/** Overload control shared by both services: the request deadline and the bounded bcrypt executor. */
+/**
+ * Overload control shared by both services: the request deadline, admission to the bcrypt executor by waiting time,
+ * and the database step's threads. Every limit here answers the excess with a 503 at once instead of queueing it.
+ */
 @ConfigMapping(prefix = "identity.overload")
 public interface OverloadConfig {
 
     /**
-     * Time a request may take, measured from its arrival. Work that cannot finish inside it is refused with a 503.
-     * Must stay below the caller's timeout minus one bcrypt (EMQX's {@code request_timeout} is 10 s in the chart).
+     * Time a request may take, measured from its arrival: the outer bound of every answer. Must stay below the
+     * caller's timeout minus one bcrypt (EMQX's {@code request_timeout} is 10 s in the chart).
      */
     @WithDefault("4s")
     Duration deadline();
 
     Bcrypt bcrypt();
 
+    Database database();
+
+    /** See {@link ControlledDelay} for the rule these numbers feed. */
     interface Bcrypt {
         /**
          * Hashes computed at once. Defaults to the CPUs the JVM sees, which in a container is its CPU limit: more
@@ -27,16 +34,50 @@ public interface OverloadConfig {
         OptionalInt concurrency();
 
         /**
-         * Hashes that may wait for a thread. Defaults to what the executor can finish within the deadline:
-         * deadline ÷ expected duration × concurrency.
+         * How long a request may wait for a bcrypt thread while the queue has drained within the last
+         * {@link #interval()}: absorbs a burst. Default 1 s.
+         */
+        @WithDefault("1s")
+        Duration maxWait();
+
+        /**
+         * How long a request may wait once the queue has stayed non-empty for a whole {@link #interval()} (a standing
+         * queue, i.e. overload). Default: two hash times, from the moving average of measured hashes.
+         */
+        Optional<Duration> targetWait();
+
+        /** How long the queue must stay non-empty before the short {@link #targetWait()} applies. Default 100 ms. */
+        @WithDefault("100ms")
+        Duration interval();
+
+        /**
+         * Hard cap on hashes waiting for a thread, a memory bound behind the waiting-time rule. Defaults to what
+         * {@link #maxWait()} can hold: ceil(max-wait ÷ expected-duration) × concurrency.
          */
         OptionalInt queue();
 
         /**
-         * Starting estimate of one hash; replaced by a moving average of measured hashes once they run. Used to refuse
-         * work at admission that could not finish before its deadline.
+         * Starting estimate of one hash; replaced by a moving average of measured hashes once they run. Turns the
+         * work ahead of a request into an expected waiting time.
          */
         @WithDefault("80ms")
         Duration expectedDuration();
+
+        /**
+         * Run bcrypt threads under Linux's {@code SCHED_IDLE} policy, so that the event loop writing answers (and
+         * refusals) always gets the CPU first. Default true; silently unavailable off Linux (see the startup log and
+         * the {@code identity.bcrypt.idle.threads} gauge).
+         */
+        @WithDefault("true")
+        boolean idlePriority();
+    }
+
+    interface Database {
+        /**
+         * Threads that run the database step of requests, with no queue: when all are busy, a request is answered
+         * 503 overload at once. Defaults to the datasource's {@code quarkus.datasource.jdbc.max-size}, since a
+         * thread more than there are connections could only wait for one.
+         */
+        OptionalInt concurrency();
     }
 }

@@ -5,22 +5,33 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.OptionalInt;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.deviceidentity.metrics.MetricNames;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
+/**
+ * The bcrypt executor's admission, on a virtual clock for the waiting-time rule (deadlines far away unless a test is
+ * about them). One thread, expected hash time 80 ms, max wait 1 s, interval 100 ms, target wait 2 hashes = 160 ms.
+ */
 class BcryptExecutorTest {
+
+    private static final Duration FAR = Duration.ofMinutes(5);
 
     private final CountDownLatch started = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
+    private final AtomicLong now = new AtomicLong();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private BcryptExecutor executor;
 
     @AfterEach
@@ -32,24 +43,74 @@ class BcryptExecutorTest {
     }
 
     @Test
-    void queueDefaultsToWhatCanFinishWithinTheDeadline() {
-        assertEquals(100, BcryptExecutor.derivedQueue(Duration.ofSeconds(4).toNanos(),
-                Duration.ofMillis(80).toNanos(), 2));
-        executor = new BcryptExecutor(config(Duration.ofSeconds(4), 2, OptionalInt.empty()), new SimpleMeterRegistry(), new DeadlineTimer());
+    void theHardCapDefaultsToWhatTheMaxWaitCanHold() {
+        assertEquals(26, BcryptExecutor.derivedQueue(Duration.ofSeconds(1).toNanos(),
+                Duration.ofMillis(80).toNanos(), 2), "ceil(1000 / 80) = 13 per thread");
+        executor = start(TestOverloadConfig.defaults().withConcurrency(2));
         assertEquals(2, executor.concurrency());
-        assertEquals(100, executor.queueCapacity());
+        assertEquals(26, executor.queueCapacity());
     }
 
     @Test
-    void refusesWorkAtOnceWhenTheQueueIsFull() throws Exception {
-        executor = new BcryptExecutor(config(Duration.ofSeconds(30), 1, OptionalInt.of(2)), new SimpleMeterRegistry(), new DeadlineTimer());
-        Deadline deadline = Deadline.after(System.nanoTime(), Duration.ofSeconds(30));
-        CompletableFuture<Boolean> running = executor.submit(deadline, this::blockUntilReleased);
-        assertTrue(started.await(5, TimeUnit.SECONDS));
-        CompletableFuture<Boolean> queued1 = executor.submit(deadline, () -> true);
-        CompletableFuture<Boolean> queued2 = executor.submit(deadline, () -> true);
+    void whileTheQueueDrainsRecentlyARequestMayWaitUpToTheMaxWait() throws Exception {
+        executor = start(TestOverloadConfig.defaults().withQueue(100));
+        occupyTheThread();
 
-        CompletableFuture<Boolean> refused = executor.submit(deadline, () -> true);
+        // Waiting ahead w, one running: expected wait (w + 1) x 80 ms <= 1000 ms admits w = 0..11.
+        List<CompletableFuture<Boolean>> admitted = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            CompletableFuture<Boolean> task = executor.submit(far(), () -> true);
+            assertTrue(!task.isDone(), "request " + i + " waits");
+            admitted.add(task);
+        }
+        CompletableFuture<Boolean> refused = executor.submit(far(), () -> true);
+
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(refused));
+        assertEquals(1.0, refused("admission"));
+        release.countDown();
+        for (CompletableFuture<Boolean> task : admitted) {
+            assertTrue(task.get(5, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void onceTheQueueHasStoodForAnIntervalOnlyTwoHashTimesOfWaitingAreAdmitted() throws Exception {
+        executor = start(TestOverloadConfig.defaults().withQueue(100));
+        occupyTheThread();
+        CompletableFuture<Boolean> first = executor.submit(far(), () -> true);
+
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(150)); // non-empty since t = 0: the queue stands
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(160), executor.allowedWaitNanos());
+        CompletableFuture<Boolean> second = executor.submit(far(), () -> true); // (1 + 1) x 80 = 160: admitted
+        CompletableFuture<Boolean> third = executor.submit(far(), () -> true); // (2 + 1) x 80 = 240: refused
+
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(third));
+        assertTrue(!first.isDone() && !second.isDone());
+    }
+
+    @Test
+    void aRequestTakenOffTheQueueAfterWaitingLongerThanAllowedIsRefusedAndNotHashed() {
+        executor = start(TestOverloadConfig.defaults().withQueue(100));
+        occupyTheThread();
+        AtomicInteger hashed = new AtomicInteger();
+        CompletableFuture<Integer> waited = executor.submit(far(), hashed::incrementAndGet);
+
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(500)); // it has waited 500 ms; the allowance is now 160 ms
+        release.countDown();
+
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(waited));
+        assertEquals(0, hashed.get());
+        assertEquals(1.0, refused("dequeue"));
+    }
+
+    @Test
+    void refusesWorkAtOnceWhenTheHardCapIsReached() throws Exception {
+        executor = start(TestOverloadConfig.defaults().withMaxWait(Duration.ofSeconds(10)).withQueue(2));
+        CompletableFuture<Boolean> running = occupyTheThread();
+        CompletableFuture<Boolean> queued1 = executor.submit(far(), () -> true);
+        CompletableFuture<Boolean> queued2 = executor.submit(far(), () -> true);
+
+        CompletableFuture<Boolean> refused = executor.submit(far(), () -> true);
 
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(refused));
         release.countDown();
@@ -61,7 +122,7 @@ class BcryptExecutorTest {
     @Test
     void refusesWorkAtAdmissionThatCouldNotFinishBeforeItsDeadline() {
         // One hash is expected to take 80 ms; a 50 ms deadline cannot be met even with an idle executor.
-        executor = new BcryptExecutor(config(Duration.ofMillis(50), 1, OptionalInt.of(10)), new SimpleMeterRegistry(), new DeadlineTimer());
+        executor = start(TestOverloadConfig.defaults().withDeadline(Duration.ofMillis(50)));
         AtomicInteger hashed = new AtomicInteger();
 
         CompletableFuture<Integer> refused = executor.submit(Deadline.after(System.nanoTime(), Duration.ofMillis(50)),
@@ -73,8 +134,8 @@ class BcryptExecutorTest {
 
     @Test
     void answersDeadlineWhenTheDeadlinePassesAndNeverStartsTheQueuedWork() throws Exception {
-        executor = new BcryptExecutor(config(Duration.ofSeconds(30), 1, OptionalInt.of(10)), new SimpleMeterRegistry(), new DeadlineTimer());
-        executor.submit(Deadline.after(System.nanoTime(), Duration.ofSeconds(30)), this::blockUntilReleased);
+        executor = start(TestOverloadConfig.defaults().withMaxWait(Duration.ofSeconds(10)));
+        occupyTheThread();
         AtomicInteger hashed = new AtomicInteger();
 
         CompletableFuture<Integer> late = executor.submit(Deadline.after(System.nanoTime(), Duration.ofMillis(300)),
@@ -83,9 +144,42 @@ class BcryptExecutorTest {
         assertEquals(UnavailableReason.DEADLINE, reasonOf(late));
         release.countDown();
         // The only thread is free again; the expired task must have been dropped, not run.
-        assertTrue(executor.submit(Deadline.after(System.nanoTime(), Duration.ofSeconds(30)), () -> true)
-                .get(5, TimeUnit.SECONDS));
+        assertTrue(executor.submit(far(), () -> true).get(5, TimeUnit.SECONDS));
         assertEquals(0, hashed.get());
+        assertEquals(1.0, registry.get(MetricNames.BCRYPT_SKIPPED).counter().count());
+    }
+
+    @Test
+    void hashesRunUnderSchedIdle() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                java.nio.file.Files.exists(java.nio.file.Path.of("/proc/thread-self/stat")), "Linux only");
+        executor = start(TestOverloadConfig.defaults());
+
+        int policy = executor.submit(far(), IdleSchedulingTest::currentPolicy).get(5, TimeUnit.SECONDS);
+
+        assertEquals(IdleScheduling.SCHED_IDLE, policy);
+    }
+
+    private BcryptExecutor start(TestOverloadConfig config) {
+        return new BcryptExecutor(config, registry, new DeadlineTimer(), now::get);
+    }
+
+    private CompletableFuture<Boolean> occupyTheThread() {
+        CompletableFuture<Boolean> running = executor.submit(far(), this::blockUntilReleased);
+        try {
+            assertTrue(started.await(5, TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        return running;
+    }
+
+    private double refused(String stage) {
+        return registry.get(MetricNames.BCRYPT_REFUSED).tag(MetricNames.TAG_STAGE, stage).counter().count();
+    }
+
+    private static Deadline far() {
+        return Deadline.after(System.nanoTime(), FAR);
     }
 
     private boolean blockUntilReleased() {
@@ -107,29 +201,5 @@ class BcryptExecutorTest {
             throw new AssertionError(other);
         }
         throw new AssertionError("expected a refusal, got an answer");
-    }
-
-    private static OverloadConfig config(Duration deadline, int concurrency, OptionalInt queue) {
-        return new OverloadConfig() {
-            public Duration deadline() {
-                return deadline;
-            }
-
-            public Bcrypt bcrypt() {
-                return new Bcrypt() {
-                    public OptionalInt concurrency() {
-                        return OptionalInt.of(concurrency);
-                    }
-
-                    public OptionalInt queue() {
-                        return queue;
-                    }
-
-                    public Duration expectedDuration() {
-                        return Duration.ofMillis(80);
-                    }
-                };
-            }
-        };
     }
 }

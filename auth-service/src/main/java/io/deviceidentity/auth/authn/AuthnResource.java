@@ -23,9 +23,10 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * {@code POST /mqtt/authn}, called by EMQX's HTTP authenticator for every CONNECT.
  *
- * <p>The body is parsed on the event loop (it is at most 16 KiB); the database read runs on a worker thread and the
- * bcrypt check on the bounded bcrypt executor, so no thread waits on a hash. The answer is written when the
- * decision is ready or when the request's deadline passes, whichever comes first.
+ * <p>The body is parsed on the event loop (it is at most 16 KiB); the database read runs on the database lane and the
+ * bcrypt check on the bcrypt executor, both of which refuse at once when full, so a refusal is written within
+ * moments of the request's arrival. The answer is written when the decision is ready or when the request's deadline
+ * passes, whichever comes first.
  */
 @Path("/mqtt/authn")
 public class AuthnResource {

@@ -1,6 +1,5 @@
 package io.deviceidentity.auth.authz;
 
-import java.sql.SQLException;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -25,7 +24,7 @@ import io.deviceidentity.http.Answer;
 import io.deviceidentity.http.JsonBodies;
 import io.deviceidentity.http.RequestAnswerer;
 import io.deviceidentity.metrics.MetricNames;
-import io.deviceidentity.overload.BackendFailures;
+import io.deviceidentity.overload.DatabaseLane;
 import io.smallrye.common.annotation.NonBlocking;
 import io.vertx.ext.web.RoutingContext;
 
@@ -37,11 +36,14 @@ import io.vertx.ext.web.RoutingContext;
 public class AuthzResource {
 
     private final CredentialFinder credentials;
+    private final DatabaseLane database;
     private final RequestAnswerer answerer;
     private final ObjectMapper json;
 
-    public AuthzResource(CredentialFinder credentials, RequestAnswerer answerer, ObjectMapper json) {
+    public AuthzResource(CredentialFinder credentials, DatabaseLane database, RequestAnswerer answerer,
+            ObjectMapper json) {
         this.credentials = credentials;
+        this.database = database;
         this.answerer = answerer;
         this.json = json;
     }
@@ -53,14 +55,13 @@ public class AuthzResource {
     public CompletionStage<Response> authorize(byte[] body, @Context RoutingContext context) {
         return answerer.answer("authz", MetricNames.AUTHZ_OUTCOMES, context,
                 () -> AuthzRequest.from(JsonBodies.object(json, body)), AuthzRequest::clientId,
-                (request, deadline) -> CompletableFuture.completedFuture(decide(request)));
+                (request, deadline) -> ClientIdPolicy.isValid(request.clientId())
+                        ? database.run(deadline, () -> credentials.find(request.clientId()))
+                                .thenApply(found -> decide(request, found))
+                        : CompletableFuture.completedFuture(result("deny", "unknown_device")));
     }
 
-    private Answer decide(AuthzRequest request) {
-        if (!ClientIdPolicy.isValid(request.clientId())) {
-            return result("deny", "unknown_device");
-        }
-        Optional<DeviceCredential> found = read(request.clientId());
+    private static Answer decide(AuthzRequest request, Optional<DeviceCredential> found) {
         if (found.isEmpty()) {
             return result("deny", "unknown_device");
         }
@@ -74,14 +75,6 @@ public class AuthzResource {
         boolean allowed = TopicRules.allows(DeviceAcl.rulesFor(device), request.clientId(), request.username(),
                 request.action(), request.topic(), request.qos(), request.retain());
         return allowed ? result("allow", "acl_match") : result("deny", "no_match");
-    }
-
-    private Optional<DeviceCredential> read(String clientId) {
-        try {
-            return credentials.find(clientId);
-        } catch (SQLException failure) {
-            throw BackendFailures.classify(failure);
-        }
     }
 
     private static Answer result(String result, String reason) {

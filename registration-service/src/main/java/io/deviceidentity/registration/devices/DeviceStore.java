@@ -7,7 +7,9 @@ import java.sql.SQLException;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.faulttolerance.Bulkhead;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
@@ -17,6 +19,7 @@ import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.credentials.CredentialRows;
 import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.credentials.DeviceStatus;
+import io.deviceidentity.overload.DatabaseLimits;
 import io.deviceidentity.overload.PooledConnections;
 import io.deviceidentity.overload.ServiceUnavailableException;
 import io.smallrye.faulttolerance.api.CircuitBreakerName;
@@ -30,7 +33,9 @@ import io.smallrye.faulttolerance.api.RateLimitException;
  *
  * <p>The circuit breakers open only for database failures: overload exceptions, and a pool that had no connection
  * to lend in time ({@link PooledConnections}), are in {@code skipOn}, so "open" keeps meaning "database down" and is
- * answered at once with {@code backend_unavailable}. Numbers are configurable
+ * answered at once with {@code backend_unavailable}. Like the read, each write has a synchronous {@code @Bulkhead}
+ * (no queue: refused at once as overload) and a {@code @Timeout} above the driver's socket timeout
+ * ({@link DatabaseLimits}). Numbers are configurable
  * under {@code quarkus.fault-tolerance."io.deviceidentity.registration.devices.DeviceStore/<method>".circuit-breaker.*}.
  */
 @ApplicationScoped
@@ -64,6 +69,8 @@ public class DeviceStore {
     public record Saved(boolean created, DeviceCredential device) {
     }
 
+    @Bulkhead(DatabaseLimits.BULKHEAD)
+    @Timeout(DatabaseLimits.TIMEOUT_MILLIS)
     @CircuitBreakerName("device-store-save")
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
             skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
@@ -89,6 +96,8 @@ public class DeviceStore {
     }
 
     /** Marks an active device revoked; {@code false} when there is no such device or it is revoked already. */
+    @Bulkhead(DatabaseLimits.BULKHEAD)
+    @Timeout(DatabaseLimits.TIMEOUT_MILLIS)
     @CircuitBreakerName("device-store-revoke")
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
             skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,

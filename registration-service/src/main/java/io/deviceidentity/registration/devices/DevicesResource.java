@@ -1,7 +1,5 @@
 package io.deviceidentity.registration.devices;
 
-import java.sql.SQLException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import jakarta.ws.rs.Consumes;
@@ -26,7 +24,7 @@ import io.deviceidentity.http.ErrorResponses;
 import io.deviceidentity.http.InvalidRequestException;
 import io.deviceidentity.http.RequestAnswerer;
 import io.deviceidentity.metrics.MetricNames;
-import io.deviceidentity.overload.BackendFailures;
+import io.deviceidentity.overload.DatabaseLane;
 import io.smallrye.common.annotation.NonBlocking;
 import io.vertx.ext.web.RoutingContext;
 
@@ -50,21 +48,23 @@ public class DevicesResource {
     private final DeviceRegistrar registrar;
     private final DeviceStore store;
     private final CredentialFinder credentials;
+    private final DatabaseLane database;
     private final RequestAnswerer answerer;
     private final ObjectMapper json;
 
     public DevicesResource(DeviceRegistrar registrar, DeviceStore store, CredentialFinder credentials,
-            RequestAnswerer answerer, ObjectMapper json) {
+            DatabaseLane database, RequestAnswerer answerer, ObjectMapper json) {
         this.registrar = registrar;
         this.store = store;
         this.credentials = credentials;
+        this.database = database;
         this.answerer = answerer;
         this.json = json;
     }
 
     /**
      * Runs on the event loop only to validate (cheap, and the body is at most 16 KiB); the hash runs on the bcrypt
-     * executor and the write on a worker thread, so no thread here waits on either. A write that has begun is
+     * executor and the write on the database lane, so no thread here waits on either. A write that has begun is
      * answered with its own result, never cut short by the deadline.
      */
     @PUT
@@ -86,7 +86,9 @@ public class DevicesResource {
     public CompletionStage<Response> get(@PathParam("clientId") String clientId, @Context RoutingContext context) {
         return answerer.answerToCompletion("registration.get", MetricNames.REGISTRATION_OUTCOMES, context, clientId,
                 () -> requireValid(clientId),
-                (id, deadline) -> CompletableFuture.completedFuture(find(id)));
+                (id, deadline) -> database.run(deadline, () -> credentials.find(id))
+                        .thenApply(found -> found.map(device -> ok(Response.ok(DeviceView.of(device)), "found"))
+                                .orElseGet(DevicesResource::notFound)));
     }
 
     @DELETE
@@ -94,24 +96,10 @@ public class DevicesResource {
     public CompletionStage<Response> delete(@PathParam("clientId") String clientId, @Context RoutingContext context) {
         return answerer.answerToCompletion("registration.delete", MetricNames.REGISTRATION_OUTCOMES, context, clientId,
                 () -> requireValid(clientId),
-                (id, deadline) -> CompletableFuture.completedFuture(revoke(id)));
-    }
-
-    private Answer find(String clientId) {
-        try {
-            return credentials.find(clientId).map(device -> ok(Response.ok(DeviceView.of(device)), "found"))
-                    .orElseGet(DevicesResource::notFound);
-        } catch (SQLException failure) {
-            throw BackendFailures.classify(failure);
-        }
-    }
-
-    private Answer revoke(String clientId) {
-        try {
-            return store.revoke(clientId) ? new Answer(Response.noContent().build(), RESULT_OK, "revoked") : notFound();
-        } catch (SQLException failure) {
-            throw BackendFailures.classify(failure);
-        }
+                (id, deadline) -> database.run(deadline, () -> store.revoke(id))
+                        .thenApply(revoked -> revoked
+                                ? new Answer(Response.noContent().build(), RESULT_OK, "revoked")
+                                : notFound()));
     }
 
     /** The client id, if it is one a device may be registered under; a 400 otherwise. */

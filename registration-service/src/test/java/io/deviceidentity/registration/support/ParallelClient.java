@@ -37,28 +37,48 @@ public final class ParallelClient implements AutoCloseable {
         CountDownLatch start = new CountDownLatch(1);
         List<CompletableFuture<Result>> answers = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            HttpRequest request = HttpRequest.newBuilder(base.resolve("/v1/devices/" + clientIds.apply(i)))
-                    .timeout(timeout)
-                    .header("Authorization", "Bearer " + Devices.TOKEN)
-                    .header("Content-Type", "application/json")
-                    .PUT(HttpRequest.BodyPublishers.ofString(bodies.apply(i)))
-                    .build();
             String clientId = clientIds.apply(i);
             String body = bodies.apply(i);
             answers.add(CompletableFuture.supplyAsync(() -> {
                 await(start);
-                try {
-                    HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-                    return new Result(clientId, body, response.statusCode(), response.body());
-                } catch (java.net.http.HttpTimeoutException late) {
-                    return new Result(clientId, body, -1, "no answer within " + timeout);
-                } catch (Exception e) {
-                    return new Result(clientId, body, -2, e.toString());
-                }
+                return send(clientId, body);
             }, threads));
         }
         start.countDown();
         return answers.stream().map(CompletableFuture::join).toList();
+    }
+
+    /**
+     * What a well-behaved client does with a 503: sends the same PUT again (up to {@code attempts} times, one after
+     * another). Answers other than 503 are kept as they are; the final answer of each request, in the same order.
+     */
+    public List<Result> retryUnavailable(List<Result> results, int attempts) {
+        List<Result> finals = new ArrayList<>();
+        for (Result result : results) {
+            Result last = result;
+            for (int attempt = 0; attempt < attempts && last.status() == 503; attempt++) {
+                last = send(last.clientId(), last.requestBody());
+            }
+            finals.add(last);
+        }
+        return finals;
+    }
+
+    private Result send(String clientId, String body) {
+        HttpRequest request = HttpRequest.newBuilder(base.resolve("/v1/devices/" + clientId))
+                .timeout(timeout)
+                .header("Authorization", "Bearer " + Devices.TOKEN)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        try {
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            return new Result(clientId, body, response.statusCode(), response.body());
+        } catch (java.net.http.HttpTimeoutException late) {
+            return new Result(clientId, body, -1, "no answer within " + timeout);
+        } catch (Exception e) {
+            return new Result(clientId, body, -2, e.toString());
+        }
     }
 
     private static void await(CountDownLatch start) {

@@ -1,0 +1,209 @@
+package io.deviceidentity.auth.overload;
+
+import static io.deviceidentity.auth.support.Emqx.authn;
+import static io.deviceidentity.auth.support.TestDevices.device;
+import static io.deviceidentity.auth.support.TestDevices.directConnection;
+import static io.deviceidentity.auth.support.TestDevices.uniqueId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.deviceidentity.credentials.CredentialFinder;
+import io.deviceidentity.overload.BcryptExecutor;
+import io.deviceidentity.overload.DatabaseLane;
+import io.deviceidentity.overload.Deadline;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import io.smallrye.faulttolerance.api.CircuitBreakerMaintenance;
+import io.smallrye.faulttolerance.api.CircuitBreakerState;
+
+/**
+ * The order of checks under saturation, made deterministic by occupying the limits from the test itself instead of
+ * by timing a burst: a saturated bcrypt executor turns only the answers that need bcrypt into {@code overload};
+ * a database step with no free thread is refused at once instead of waiting anywhere; and neither opens the circuit
+ * breaker, which keeps meaning "database down".
+ */
+@QuarkusTest
+class SaturationAnswersTest {
+
+    @Inject
+    BcryptExecutor bcrypt;
+
+    @Inject
+    DatabaseLane database;
+
+    @Inject
+    CredentialFinder finder;
+
+    @Inject
+    CircuitBreakerMaintenance breakers;
+
+    @Test
+    void whileBcryptIsSaturatedUnknownRevokedAndRateLimitedDevicesKeepTheirAnswers() {
+        String known = uniqueId("saturated-known");
+        String knownPassword = device(known).store();
+        String revoked = uniqueId("saturated-revoked");
+        String revokedPassword = device(revoked).revoked().store();
+        String limited = uniqueId("saturated-limited");
+        CountDownLatch release = new CountDownLatch(1);
+        List<CompletableFuture<Boolean>> occupied = saturateBcrypt(release);
+        try {
+            Response overloaded = authn(known, knownPassword);
+            assertEquals(503, overloaded.statusCode(), overloaded.asString());
+            assertEquals("overload", overloaded.jsonPath().getString("reason"));
+
+            Response unknown = authn(uniqueId("saturated-unknown"), "some-password");
+            assertEquals(200, unknown.statusCode(), unknown.asString());
+            assertEquals("deny", unknown.jsonPath().getString("result"));
+
+            Response revokedAnswer = authn(revoked, revokedPassword);
+            assertEquals(200, revokedAnswer.statusCode(), revokedAnswer.asString());
+            assertEquals("deny", revokedAnswer.jsonPath().getString("result"));
+
+            // The test profile allows 10 attempts a minute per device: the 11th is a 429, not an overload.
+            int lastStatus = 0;
+            for (int i = 0; i < 11; i++) {
+                lastStatus = authn(limited, "some-password").statusCode();
+            }
+            assertEquals(429, lastStatus);
+        } finally {
+            release.countDown();
+        }
+        // Released, they run or (having waited past the allowance) are refused: either way, they finish.
+        occupied.forEach(task -> task.handle((value, failure) -> true).join());
+        assertEquals("allow", authn(known, knownPassword).jsonPath().getString("result"));
+    }
+
+    @Test
+    void aRequestFindingEveryDatabaseThreadBusyIsRefusedAtOnceAndTheBreakerStaysClosed() throws Exception {
+        List<CompletableFuture<Response>> held = new ArrayList<>();
+        // An exclusive lock makes every read wait inside PostgreSQL: the reads hold the lane's threads.
+        try (Connection locker = directConnection()) {
+            locker.setAutoCommit(false);
+            try (Statement lock = locker.createStatement()) {
+                lock.execute("LOCK TABLE device_credentials IN ACCESS EXCLUSIVE MODE");
+            }
+            // Unknown devices: their answer (deny) needs the read and nothing else.
+            ExecutorService callers = Executors.newFixedThreadPool(database.concurrency());
+            for (int i = 0; i < database.concurrency(); i++) {
+                held.add(CompletableFuture.supplyAsync(() -> authn(uniqueId("lane-full"), "x"), callers));
+            }
+            callers.shutdown();
+            awaitLockWaiters(database.concurrency());
+
+            // Answered while the lock still holds: had it been queued, it could only finish after the rollback.
+            for (int i = 0; i < 12; i++) {
+                Response refused = authn(uniqueId("lane-full-probe"), "x");
+                assertEquals(503, refused.statusCode(), refused.asString());
+                assertEquals("overload", refused.jsonPath().getString("reason"));
+            }
+            assertEquals(CircuitBreakerState.CLOSED, breakers.currentState("credential-finder"));
+            locker.rollback();
+        }
+        for (CompletableFuture<Response> answer : held) {
+            Response read = answer.get(10, TimeUnit.SECONDS);
+            assertEquals(200, read.statusCode(), read.asString());
+            assertEquals("deny", read.jsonPath().getString("result"));
+        }
+    }
+
+    @Test
+    void theSynchronousBulkheadOnTheReadRefusesAtOnceAndNeverOpensTheBreaker() throws Exception {
+        String id = uniqueId("bulkhead-full");
+        device(id).store();
+        int bulkhead = database.concurrency(); // the bulkhead is set to the pool size, like the lane
+        List<CompletableFuture<Object>> held = new ArrayList<>();
+        try (Connection locker = directConnection()) {
+            locker.setAutoCommit(false);
+            try (Statement lock = locker.createStatement()) {
+                lock.execute("LOCK TABLE device_credentials IN ACCESS EXCLUSIVE MODE");
+            }
+            // Called directly (not through the lane), so that only the bulkhead stands in the way.
+            ExecutorService callers = Executors.newFixedThreadPool(bulkhead);
+            for (int i = 0; i < bulkhead; i++) {
+                held.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return finder.find(id);
+                    } catch (Exception e) {
+                        return e;
+                    }
+                }, callers));
+            }
+            callers.shutdown();
+            awaitLockWaiters(bulkhead);
+            for (int i = 0; i < 12; i++) {
+                try {
+                    finder.find(id);
+                    throw new AssertionError("the bulkhead let an extra call through");
+                } catch (org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException expected) {
+                    // refused at once
+                }
+            }
+            assertEquals(CircuitBreakerState.CLOSED, breakers.currentState("credential-finder"));
+            locker.rollback();
+        }
+        for (CompletableFuture<Object> read : held) {
+            Object result = read.get(10, TimeUnit.SECONDS);
+            assertTrue(result instanceof java.util.Optional<?> found && found.isPresent(), String.valueOf(result));
+        }
+    }
+
+    /**
+     * Takes the bcrypt thread and as much of the queue as admission allows, until a submission is refused: from then
+     * on, every request that needs bcrypt is refused too.
+     */
+    private List<CompletableFuture<Boolean>> saturateBcrypt(CountDownLatch release) {
+        List<CompletableFuture<Boolean>> occupied = new ArrayList<>();
+        Deadline far = Deadline.after(System.nanoTime(), Duration.ofMinutes(1));
+        for (int i = 0; i <= bcrypt.concurrency() + bcrypt.queueCapacity(); i++) {
+            CompletableFuture<Boolean> task = bcrypt.submit(far, () -> {
+                try {
+                    return release.await(1, TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            });
+            if (task.isCompletedExceptionally()) {
+                return occupied;
+            }
+            occupied.add(task);
+        }
+        throw new AssertionError("bcrypt admitted more work than its threads and queue can hold");
+    }
+
+    /** Waits (bounded) until PostgreSQL shows {@code count} sessions waiting for the table lock. */
+    private static void awaitLockWaiters(int count) throws Exception {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        int waiting = 0;
+        try (Connection observer = directConnection()) {
+            while (System.nanoTime() < until) {
+                try (Statement query = observer.createStatement();
+                        var rows = query.executeQuery("SELECT count(*) FROM pg_locks WHERE NOT granted"
+                                + " AND relation = 'device_credentials'::regclass")) {
+                    rows.next();
+                    waiting = rows.getInt(1);
+                }
+                if (waiting >= count) {
+                    return;
+                }
+                Thread.sleep(20);
+            }
+        }
+        throw new AssertionError("only " + waiting + " reads reached the lock");
+    }
+}

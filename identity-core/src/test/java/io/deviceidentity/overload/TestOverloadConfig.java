@@ -1,0 +1,71 @@
+package io.deviceidentity.overload;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/** An {@link OverloadConfig} for unit tests: the documented defaults, with the numbers a test cares about. */
+record TestOverloadConfig(Duration deadline, int concurrency, OptionalInt queue, Duration maxWait,
+        Optional<Duration> targetWait, Duration interval, boolean idlePriority) implements OverloadConfig {
+
+    static TestOverloadConfig defaults() {
+        return new TestOverloadConfig(Duration.ofSeconds(4), 1, OptionalInt.empty(), Duration.ofSeconds(1),
+                Optional.empty(), Duration.ofMillis(100), true);
+    }
+
+    TestOverloadConfig withDeadline(Duration value) {
+        return new TestOverloadConfig(value, concurrency, queue, maxWait, targetWait, interval, idlePriority);
+    }
+
+    TestOverloadConfig withConcurrency(int value) {
+        return new TestOverloadConfig(deadline, value, queue, maxWait, targetWait, interval, idlePriority);
+    }
+
+    TestOverloadConfig withQueue(int value) {
+        return new TestOverloadConfig(deadline, concurrency, OptionalInt.of(value), maxWait, targetWait, interval,
+                idlePriority);
+    }
+
+    TestOverloadConfig withMaxWait(Duration value) {
+        return new TestOverloadConfig(deadline, concurrency, queue, value, targetWait, interval, idlePriority);
+    }
+
+    @Override
+    public Bcrypt bcrypt() {
+        TestOverloadConfig self = this;
+        return new Bcrypt() {
+            public OptionalInt concurrency() {
+                return OptionalInt.of(self.concurrency);
+            }
+
+            public Duration maxWait() {
+                return self.maxWait;
+            }
+
+            public Optional<Duration> targetWait() {
+                return self.targetWait;
+            }
+
+            public Duration interval() {
+                return self.interval;
+            }
+
+            public OptionalInt queue() {
+                return self.queue;
+            }
+
+            public Duration expectedDuration() {
+                return Duration.ofMillis(80);
+            }
+
+            public boolean idlePriority() {
+                return self.idlePriority;
+            }
+        };
+    }
+
+    @Override
+    public Database database() {
+        return OptionalInt::empty;
+    }
+}
