@@ -36,7 +36,8 @@ public final class RunCommand implements Callable<Integer> {
     int pipelining;
 
     @Option(names = "--request-timeout", defaultValue = "5s", converter = DurationConverter.class,
-            description = "EMQX request_timeout; the caller gives up 0.5 s after it (default: ${DEFAULT-VALUE}; "
+            description = "EMQX request_timeout, counted from the call entering EMQX's queue: a later answer is "
+                    + "dropped unread (late) and the caller gets a timeout 0.5 s after it (default: ${DEFAULT-VALUE}; "
                     + "the incident and the chart: 10s).")
     java.time.Duration requestTimeout;
 

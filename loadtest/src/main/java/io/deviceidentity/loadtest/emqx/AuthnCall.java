@@ -23,7 +23,8 @@ import io.vertx.core.buffer.Buffer;
  *       ({@code gun_error}/{@code gun_down} for a sent request that has not expired) is replied as
  *       {@code {error, Reason}}, and {@code request/5} calls itself again on the <i>same worker</i> with
  *       {@code Retry - 1}: at most 2 retries (emqx_bridge_http_connector:on_query passes {@code Retry = 2};
- *       emqx_authn_http:authenticate reaches it through emqx_resource's simple sync query). Each retry is a new
+ *       emqx_authn_http:authenticate reaches it through emqx_resource_buffer_worker:simple_sync_query, which bypasses
+ *       the buffer workers and calls the connector once, without retries of its own). Each retry is a new
  *       call: a fresh {@code ExpireAt}, a fresh caller timeout, and the back of the worker's queue.
  *       ({@code gun_down} with reason {@code normal} is retried without using a credit; not imitated.)</li>
  * </ul>
