@@ -18,6 +18,13 @@ public interface AuthConfig {
 
     RateLimit rateLimit();
 
+    /**
+     * How long this replica remembers that a device was active, so that while bcrypt is saturated its next attempt is
+     * refused (503 overload) before the database read. {@code 0s} reads first, always. See RecentlyActiveDevices.
+     */
+    @WithDefault("30s")
+    Duration activeDeviceMemory();
+
     enum UnknownDeviceResult {
         deny,
         ignore

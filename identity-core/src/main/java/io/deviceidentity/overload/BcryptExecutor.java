@@ -33,8 +33,8 @@ import io.quarkus.runtime.Startup;
  *   <li>at admission, on the caller's thread: the work ahead of it, times the measured hash time, is its expected
  *       wait; if that exceeds the allowance of the moment, or one hash after it would miss the deadline, it is
  *       refused at once ({@code overload}, stage {@code admission});</li>
- *   <li>when a thread takes it: if it waited longer than the allowance of that moment ({@code overload}, stage
- *       {@code dequeue}), or its deadline has passed ({@code deadline}), it is skipped without hashing;</li>
+ *   <li>when a thread takes it: if it waited longer than the allowance it was admitted under ({@code overload},
+ *       stage {@code dequeue}), or its deadline has passed ({@code deadline}), it is skipped without hashing;</li>
  *   <li>the caller's future completes with {@code deadline} when the deadline passes, so no answer outlives it.</li>
  * </ol>
  * Why not SmallRye's {@code @Bulkhead}: its queue exists only for asynchronous methods, bounds length rather than
@@ -149,32 +149,57 @@ public class BcryptExecutor {
      */
     public <T> CompletableFuture<T> submit(Deadline deadline, Supplier<T> work) {
         long now = clock.getAsLong();
-        long hash = expectedNanos.get();
-        int ahead = waiting.get();
-        if (ahead == 0) {
-            delay.queueEmpty(now);
+        ServiceUnavailableException refusal = admissionRefusal(deadline, now);
+        if (refusal != null) {
+            return CompletableFuture.failedFuture(refusal);
         }
-        long expectedWait = expectedWait(ahead, running.get(), hash);
-        if (!delay.admits(expectedWait, now)) {
-            refusedAtAdmission.increment();
-            return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
-                    "bcrypt is saturated: this request could not start within its allowed wait"));
-        }
-        if (!deadline.allows(expectedWait + hash)) {
-            refusedAtAdmission.increment();
-            return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
-                    "bcrypt work ahead of this request would not finish before its deadline"));
-        }
+        long allowedWait = delay.allowedWaitNanos(now);
         CompletableFuture<T> result = new CompletableFuture<>();
         waiting.incrementAndGet();
         try {
-            executor.execute(() -> run(now, deadline, work, result));
+            executor.execute(() -> run(now, allowedWait, deadline, work, result));
         } catch (RejectedExecutionException full) {
             waiting.decrementAndGet();
             refusedAtAdmission.increment();
             return CompletableFuture.failedFuture(ServiceUnavailableException.overload("the bcrypt queue is full"));
         }
         return deadlineTimer.bound(deadline, result);
+    }
+
+    /**
+     * Refuses now, exactly as {@link #submit} would, a request whose hash could not be admitted at this moment: for
+     * callers that know a request will need bcrypt and can skip their own work before it (auth-service's database
+     * read for a device it has just seen active).
+     */
+    public void refuseIfSaturated(Deadline deadline) {
+        ServiceUnavailableException refusal = admissionRefusal(deadline, clock.getAsLong());
+        if (refusal != null) {
+            throw refusal;
+        }
+    }
+
+    /** The admission rule: null when a request may join the queue now, else its (counted) refusal. */
+    private ServiceUnavailableException admissionRefusal(Deadline deadline, long now) {
+        long hash = expectedNanos.get();
+        int ahead = waiting.get();
+        int busy = running.get();
+        if (ahead + busy < concurrency) {
+            // A thread is free: the only sign of capacity to spare. (A queue that empties while every thread is busy,
+            // or because stale work was refused, is still overloaded.)
+            delay.queueEmpty(now);
+        }
+        long expectedWait = expectedWait(ahead, busy, hash);
+        if (!delay.admits(expectedWait, now)) {
+            refusedAtAdmission.increment();
+            return ServiceUnavailableException.overload(
+                    "bcrypt is saturated: this request could not start within its allowed wait");
+        }
+        if (!deadline.allows(expectedWait + hash)) {
+            refusedAtAdmission.increment();
+            return ServiceUnavailableException.overload(
+                    "bcrypt work ahead of this request would not finish before its deadline");
+        }
+        return null;
     }
 
     /** The wait of a task that joins now: zero while a thread is free, else the queued hashes ahead per thread. */
@@ -186,28 +211,30 @@ public class BcryptExecutor {
         return ((ahead - concurrency) / concurrency + 1) * hashNanos;
     }
 
-    private <T> void run(long submittedAt, Deadline deadline, Supplier<T> work, CompletableFuture<T> result) {
+    private <T> void run(long submittedAt, long allowedWait, Deadline deadline, Supplier<T> work,
+            CompletableFuture<T> result) {
         long now = clock.getAsLong();
         long waited = now - submittedAt;
         queueWait.record(waited, TimeUnit.NANOSECONDS);
-        // Judged by the regime under which it waited, before taking it off counts as the queue draining.
-        boolean mayStart = delay.mayStart(waited, now);
-        if (waiting.decrementAndGet() == 0) {
-            delay.queueEmpty(now);
-        }
+        // Counted as running before it stops counting as waiting, so that no admission in between sees a free thread.
+        running.incrementAndGet();
+        waiting.decrementAndGet();
         if (deadline.hasPassed()) {
             // Nobody will read this answer (the caller got its 503 when the deadline passed): skip the hash.
+            running.decrementAndGet();
             skippedDeadline.increment();
             result.completeExceptionally(ServiceUnavailableException.deadline());
             return;
         }
-        if (!mayStart || !deadline.allows(expectedNanos.get())) {
+        // The allowance it was admitted under is the promise; the estimate behind it assumed the running hash had just
+        // begun, so only a slowdown (hashes taking longer than measured) makes a request miss it.
+        if (waited > allowedWait || !deadline.allows(expectedNanos.get())) {
+            running.decrementAndGet();
             refusedAtDequeue.increment();
             result.completeExceptionally(ServiceUnavailableException.overload(
                     "this request waited for bcrypt longer than allowed"));
             return;
         }
-        running.incrementAndGet();
         long start = System.nanoTime();
         try {
             result.complete(work.get());
@@ -230,6 +257,14 @@ public class BcryptExecutor {
 
     public int queueCapacity() {
         return queueCapacity;
+    }
+
+    /**
+     * Whether the queue stands (overload, by the waiting-time rule) and holds work: refusing one more request now
+     * cannot leave a thread idle.
+     */
+    public boolean overloaded() {
+        return waiting.get() > 0 && delay.standing(clock.getAsLong());
     }
 
     /** The current allowance (for tests and diagnostics). */

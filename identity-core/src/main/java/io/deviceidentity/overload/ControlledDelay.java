@@ -14,8 +14,11 @@ import java.util.function.LongSupplier;
  *   <li>once it has stayed non-empty for a whole {@code interval}, the queue is standing, which means overload:
  *       a request may wait only {@code targetWait} (about two hash times);</li>
  *   <li>a request that cannot start within its allowance is refused at once, and one that is taken off the queue
- *       after waiting longer than the allowance of that moment is refused instead of hashed.</li>
+ *       after waiting longer than the allowance it was admitted under is refused instead of hashed.</li>
  * </ul>
+ * "Drained" means a request found a thread free: capacity to spare. A queue that empties while every thread is busy,
+ * or because stale work was refused, is still overloaded; otherwise the regime would flap between the burst allowance
+ * and overload every few hashes, and each flap would let a second's worth of requests wait.
  * Why not a queue sized "deadline × throughput": such a queue is a standing queue at every overload; it holds
  * seconds of work, and behind EMQX, whose clock starts when a request enters <em>its</em> queue, every answer then
  * comes too late to be read. Keeping the wait short keeps both queues short, and the excess gets its 503 while the
@@ -44,7 +47,7 @@ public final class ControlledDelay {
         this.lastEmptyNanos = nowNanos;
     }
 
-    /** The queue was seen empty at {@code nowNanos} (on admission or when a thread took the last waiting task). */
+    /** The executor had capacity to spare at {@code nowNanos}: a request found a thread free. */
     public void queueEmpty(long nowNanos) {
         lastEmptyNanos = nowNanos;
     }
@@ -62,11 +65,6 @@ public final class ControlledDelay {
     /** Admission: whether a request expected to wait {@code expectedWaitNanos} may join the queue now. */
     public boolean admits(long expectedWaitNanos, long nowNanos) {
         return expectedWaitNanos <= allowedWaitNanos(nowNanos);
-    }
-
-    /** Dequeue: whether a request that has waited {@code waitedNanos} may still start (and not be refused). */
-    public boolean mayStart(long waitedNanos, long nowNanos) {
-        return waitedNanos <= allowedWaitNanos(nowNanos);
     }
 
     public long maxWaitNanos() {

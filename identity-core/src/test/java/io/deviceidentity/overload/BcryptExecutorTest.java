@@ -95,12 +95,58 @@ class BcryptExecutorTest {
         AtomicInteger hashed = new AtomicInteger();
         CompletableFuture<Integer> waited = executor.submit(far(), hashed::incrementAndGet);
 
-        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(500)); // it has waited 500 ms; the allowance is now 160 ms
+        // Admitted with the burst allowance (1 s), it waits 1.5 s: the hashes ahead took longer than measured.
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(1500));
         release.countDown();
 
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(waited));
         assertEquals(0, hashed.get());
         assertEquals(1.0, refused("dequeue"));
+    }
+
+    @Test
+    void aRequestAdmittedUnderTheBurstAllowanceIsServedEvenIfTheQueueStandsMeanwhile() throws Exception {
+        executor = start(TestOverloadConfig.defaults().withQueue(100));
+        occupyTheThread();
+        CompletableFuture<Boolean> admitted = executor.submit(far(), () -> true); // allowance 1 s
+
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(500)); // the queue now stands: newcomers get 160 ms
+        CompletableFuture<Boolean> newcomer1 = executor.submit(far(), () -> true); // (1 + 1) x 80 = 160: admitted
+        CompletableFuture<Boolean> newcomer2 = executor.submit(far(), () -> true); // 240: refused
+        release.countDown();
+
+        assertTrue(admitted.get(5, TimeUnit.SECONDS), "waited 500 ms of its 1 s: hashed");
+        assertTrue(newcomer1.get(5, TimeUnit.SECONDS));
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(newcomer2));
+        assertEquals(0.0, refused("dequeue"));
+    }
+
+    @Test
+    void aQueueEmptiedByRefusalsStaysOverloadedUntilAThreadIsFoundFree() {
+        executor = start(TestOverloadConfig.defaults().withQueue(100));
+        occupyTheThread();
+        CompletableFuture<Boolean> stale = executor.submit(far(), () -> true);
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(1500)); // stale: refused when taken; the queue is then empty
+        release.countDown();
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(stale));
+
+        // Two measured hash times (the occupying task's real duration moved the average), not the burst allowance.
+        assertTrue(executor.allowedWaitNanos() < TimeUnit.SECONDS.toNanos(1),
+                "refusing stale work is no sign of spare capacity");
+        executor.submit(far(), () -> true); // finds the thread free: capacity to spare
+        assertEquals(TimeUnit.SECONDS.toNanos(1), executor.allowedWaitNanos());
+    }
+
+    @Test
+    void isOverloadedOnlyWhileTheQueueStandsWithWorkInIt() {
+        executor = start(TestOverloadConfig.defaults().withQueue(100));
+        occupyTheThread();
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(150));
+        assertTrue(!executor.overloaded(), "nothing waiting: refusing more would leave the thread idle");
+
+        executor.submit(far(), () -> true);
+
+        assertTrue(executor.overloaded());
     }
 
     @Test

@@ -44,16 +44,6 @@ class ControlledDelayTest {
     }
 
     @Test
-    void aTaskDequeuedAfterWaitingLongerThanTheAllowanceOfThatMomentMayNotStart() {
-        // Admitted while the queue was fresh (wait up to 1 s); by the time it is taken, the queue has stood for
-        // 400 ms, so only 160 ms of waiting are allowed: 300 ms is too long.
-        assertTrue(delay.admits(300 * MS, 0));
-
-        assertFalse(delay.mayStart(300 * MS, 400 * MS));
-        assertTrue(delay.mayStart(150 * MS, 400 * MS));
-    }
-
-    @Test
     void theTargetWaitNeverExceedsTheMaxWait() {
         ControlledDelay generous = new ControlledDelay(200 * MS, 100 * MS, () -> 5000 * MS, 0);
 

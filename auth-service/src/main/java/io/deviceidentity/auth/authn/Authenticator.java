@@ -16,13 +16,15 @@ import io.deviceidentity.credentials.PasswordPolicy;
 import io.deviceidentity.overload.BcryptExecutor;
 import io.deviceidentity.overload.DatabaseLane;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.ServiceUnavailableException;
 
 /**
  * Decides one authentication, cheapest checks first so that refused work costs as little as possible. The order is
  * chosen so that a storm (bcrypt saturated) changes only the answers that need bcrypt:
  * <ol>
  *   <li>on the event loop: client id shape (unknown device), per-device attempt limit (429), password shape
- *       (deny);</li>
+ *       (deny); then, for a device this replica read as active moments ago ({@link RecentlyActiveDevices}),
+ *       bcrypt's admission: saturated → 503 overload at once, without the read;</li>
  *   <li>one indexed read on the {@link DatabaseLane} (no queue: all its threads busy → 503 overload at once);
  *       unknown, revoked and wrong-username devices are denied here, without bcrypt, whatever bcrypt's load;</li>
  *   <li>bcrypt on the {@link BcryptExecutor}, admitted by waiting time: when saturated, 503 overload at once.</li>
@@ -36,21 +38,29 @@ public class Authenticator {
 
     private final CredentialFinder credentials;
     private final DeviceAttemptLimiter limiter;
+    private final RecentlyActiveDevices recentlyActive;
+    private final ConnectionTurns turns;
     private final DatabaseLane database;
     private final BcryptExecutor bcrypt;
     private final AuthConfig config;
 
-    public Authenticator(CredentialFinder credentials, DeviceAttemptLimiter limiter, DatabaseLane database,
-            BcryptExecutor bcrypt, AuthConfig config) {
+    public Authenticator(CredentialFinder credentials, DeviceAttemptLimiter limiter,
+            RecentlyActiveDevices recentlyActive, ConnectionTurns turns, DatabaseLane database, BcryptExecutor bcrypt,
+            AuthConfig config) {
         this.credentials = credentials;
         this.limiter = limiter;
+        this.recentlyActive = recentlyActive;
+        this.turns = turns;
         this.database = database;
         this.bcrypt = bcrypt;
         this.config = config;
     }
 
-    /** Called on the event loop; never blocks. */
-    public CompletionStage<AuthnOutcome> authenticate(AuthnRequest request, Deadline deadline) {
+    /**
+     * Called on the event loop; never blocks. {@code connection} identifies the caller's connection (EMQX sends one
+     * request at a time on each), for {@link ConnectionTurns}; null when unknown.
+     */
+    public CompletionStage<AuthnOutcome> authenticate(AuthnRequest request, Deadline deadline, Object connection) {
         if (!ClientIdPolicy.isValid(request.clientId())) {
             // No such id can be registered, so it is an unknown device without asking the database.
             return decided(unknownDevice());
@@ -59,24 +69,37 @@ public class Authenticator {
         if (!PasswordPolicy.isUsable(request.password())) {
             return decided(AuthnOutcome.deny("invalid_password"));
         }
+        if (recentlyActive.contains(request.clientId())) {
+            bcrypt.refuseIfSaturated(deadline);
+        }
+        if (turns.hadItsTurn(connection) && bcrypt.overloaded()) {
+            throw ServiceUnavailableException.overload("bcrypt is saturated and this connection just had its turn");
+        }
         return database.run(deadline, () -> credentials.find(request.clientId()))
-                .thenCompose(found -> check(request, found, deadline));
+                .thenCompose(found -> check(request, found, deadline, connection));
     }
 
     private CompletionStage<AuthnOutcome> check(AuthnRequest request, Optional<DeviceCredential> found,
-            Deadline deadline) {
+            Deadline deadline, Object connection) {
         if (found.isEmpty()) {
+            recentlyActive.seenInactive(request.clientId());
             return decided(unknownDevice());
         }
         DeviceCredential device = found.get();
         if (!device.isActive()) {
+            recentlyActive.seenInactive(request.clientId());
             return decided(AuthnOutcome.deny("revoked"));
         }
         if (device.username() != null && !device.username().equals(request.username())) {
+            recentlyActive.seenInactive(request.clientId());
             return decided(AuthnOutcome.deny("bad_username"));
         }
-        return bcrypt.submit(deadline, () -> Bcrypt.matches(request.password(), device.passwordHash()))
-                .thenApply(matches -> matches ? AuthnOutcome.allow(device) : AuthnOutcome.deny("bad_password"));
+        recentlyActive.seenActive(request.clientId());
+        return bcrypt.submit(deadline, () -> {
+            boolean matches = Bcrypt.matches(request.password(), device.passwordHash());
+            turns.hashed(connection);
+            return matches;
+        }).thenApply(matches -> matches ? AuthnOutcome.allow(device) : AuthnOutcome.deny("bad_password"));
     }
 
     private AuthnOutcome unknownDevice() {

@@ -48,7 +48,8 @@ public class AuthnResource {
     public CompletionStage<Response> authenticate(byte[] body, @Context RoutingContext context) {
         return answerer.answer("authn", MetricNames.AUTHN_OUTCOMES, context,
                 () -> AuthnRequest.from(JsonBodies.object(json, body)), AuthnRequest::clientId,
-                (request, deadline) -> authenticator.authenticate(request, deadline).thenApply(AuthnResource::answer));
+                (request, deadline) -> authenticator.authenticate(request, deadline, context.request().connection())
+                        .thenApply(AuthnResource::answer));
     }
 
     private static Answer answer(AuthnOutcome outcome) {

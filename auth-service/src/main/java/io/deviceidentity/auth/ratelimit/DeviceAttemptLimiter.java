@@ -31,8 +31,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
         DeviceAttemptLimiter.CAFFEINE_CACHE_CLASS, DeviceAttemptLimiter.CAFFEINE_NODE_CLASS })
 public class DeviceAttemptLimiter {
 
-    static final String CAFFEINE_CACHE_CLASS = "com.github.benmanes.caffeine.cache.SSMSA";
-    static final String CAFFEINE_NODE_CLASS = "com.github.benmanes.caffeine.cache.PSAMS";
+    public static final String CAFFEINE_CACHE_CLASS = "com.github.benmanes.caffeine.cache.SSMSA";
+    public static final String CAFFEINE_NODE_CLASS = "com.github.benmanes.caffeine.cache.PSAMS";
 
     private final AuthConfig.RateLimit config;
     private final TimeMeter clock;

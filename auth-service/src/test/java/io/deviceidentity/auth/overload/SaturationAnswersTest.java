@@ -89,6 +89,29 @@ class SaturationAnswersTest {
     }
 
     @Test
+    void aDeviceSeenActiveMomentsAgoIsRefusedWithoutADatabaseReadWhileBcryptIsSaturated() throws Exception {
+        String id = uniqueId("seen-active");
+        String password = device(id).store();
+        assertEquals("allow", authn(id, password).jsonPath().getString("result")); // read as active: remembered
+        CountDownLatch release = new CountDownLatch(1);
+        List<CompletableFuture<Boolean>> occupied = saturateBcrypt(release);
+        try (Connection locker = directConnection()) {
+            locker.setAutoCommit(false);
+            try (Statement lock = locker.createStatement()) {
+                lock.execute("LOCK TABLE device_credentials IN ACCESS EXCLUSIVE MODE");
+            }
+            // Any read would now wait for the lock: an answer before the rollback means there was none.
+            Response refused = authn(id, password);
+            assertEquals(503, refused.statusCode(), refused.asString());
+            assertEquals("overload", refused.jsonPath().getString("reason"));
+            locker.rollback();
+        } finally {
+            release.countDown();
+        }
+        occupied.forEach(task -> task.handle((value, failure) -> true).join());
+    }
+
+    @Test
     void aRequestFindingEveryDatabaseThreadBusyIsRefusedAtOnceAndTheBreakerStaysClosed() throws Exception {
         List<CompletableFuture<Response>> held = new ArrayList<>();
         // An exclusive lock makes every read wait inside PostgreSQL: the reads hold the lane's threads.

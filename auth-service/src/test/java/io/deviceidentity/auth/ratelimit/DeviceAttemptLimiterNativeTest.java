@@ -3,11 +3,14 @@ package io.deviceidentity.auth.ratelimit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.reflect.Field;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
+
+import io.deviceidentity.auth.authn.RecentlyActiveDevices;
 
 import io.github.bucket4j.TimeMeter;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -25,15 +28,29 @@ class DeviceAttemptLimiterNativeTest {
         DeviceAttemptLimiter limiter = new DeviceAttemptLimiter(DeviceAttemptLimiterTest.defaults(), TimeMeter.SYSTEM_NANOTIME);
         limiter.acquire("native-check");
 
-        Object manualCache = read(limiter, DeviceAttemptLimiter.class, "buckets");
+        assertEquals(caffeineClasses(read(limiter, DeviceAttemptLimiter.class, "buckets")),
+                registeredBy(DeviceAttemptLimiter.class));
+    }
+
+    @Test
+    void theRecentlyActiveDevicesCacheUsesTheSameRegisteredClasses() throws Exception {
+        RecentlyActiveDevices devices = new RecentlyActiveDevices(Duration.ofSeconds(30), 1000, System::nanoTime);
+        devices.seenActive("native-check");
+
+        assertEquals(caffeineClasses(read(devices, RecentlyActiveDevices.class, "seenAt")),
+                registeredBy(RecentlyActiveDevices.class));
+    }
+
+    /** The bounded cache class and the node class Caffeine picked for a built cache. */
+    private static Set<String> caffeineClasses(Object manualCache) throws ReflectiveOperationException {
         Object boundedCache = read(manualCache, manualCache.getClass(), "cache");
         Object nodeFactory = read(boundedCache, boundedCache.getClass().getSuperclass(), "nodeFactory");
-        Set<String> used = Set.of(boundedCache.getClass().getName(), nodeFactory.getClass().getName());
+        return Set.of(boundedCache.getClass().getName(), nodeFactory.getClass().getName());
+    }
 
-        Set<String> registered = Arrays.stream(
-                DeviceAttemptLimiter.class.getAnnotation(RegisterForReflection.class).classNames())
+    private static Set<String> registeredBy(Class<?> type) {
+        return Arrays.stream(type.getAnnotation(RegisterForReflection.class).classNames())
                 .collect(Collectors.toSet());
-        assertEquals(used, registered);
     }
 
     private static Object read(Object target, Class<?> declaring, String name) throws ReflectiveOperationException {

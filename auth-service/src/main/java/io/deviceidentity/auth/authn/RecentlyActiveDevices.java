@@ -1,0 +1,69 @@
+package io.deviceidentity.auth.authn;
+
+import java.time.Duration;
+import java.util.function.LongSupplier;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+import io.deviceidentity.auth.AuthConfig;
+import io.deviceidentity.auth.ratelimit.DeviceAttemptLimiter;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
+/**
+ * Client ids this replica read as active within the last {@code identity.auth.active-device-memory}: devices whose
+ * next attempt will need bcrypt. While bcrypt is saturated, such a device is refused before the database read, so
+ * that the refusals of a retry storm cost no database round trip. Behind EMQX's few connections with pipelining 1,
+ * that round trip bounds how fast refusals can be answered, and whatever is not answered waits in EMQX's queue.
+ *
+ * <p>Only the refusal uses it: every allow and deny still reads the row, so revocation takes effect on the next
+ * decision. A device revoked within the memory window, retrying while bcrypt is saturated, gets 503 {@code overload}
+ * instead of deny (both reject it). Devices never seen active (unknown ones) are not in it and are always read.
+ * Entries are bounded in number and age: the oldest are forgotten first, and a remembered moment older than the
+ * window counts as forgotten.
+ */
+@ApplicationScoped
+// Same Caffeine classes as the attempt limiter's cache (maximumSize + expireAfterAccess): see DeviceAttemptLimiter.
+@RegisterForReflection(classNames = {
+        DeviceAttemptLimiter.CAFFEINE_CACHE_CLASS, DeviceAttemptLimiter.CAFFEINE_NODE_CLASS })
+public class RecentlyActiveDevices {
+
+    private final long windowNanos;
+    private final LongSupplier clock;
+    private final Cache<String, Long> seenAt;
+
+    @Inject
+    public RecentlyActiveDevices(AuthConfig config) {
+        this(config.activeDeviceMemory(), config.rateLimit().maxTrackedDevices(), System::nanoTime);
+    }
+
+    /** With its own clock: tests run it on a virtual one. */
+    public RecentlyActiveDevices(Duration window, long maxDevices, LongSupplier clock) {
+        this.windowNanos = window.toNanos();
+        this.clock = clock;
+        this.seenAt = Caffeine.newBuilder()
+                .maximumSize(maxDevices)
+                .expireAfterAccess(window.isZero() ? Duration.ofNanos(1) : window)
+                .build();
+    }
+
+    /** A read found the device active with the username it presented. */
+    public void seenActive(String clientId) {
+        if (windowNanos > 0) {
+            seenAt.put(clientId, clock.getAsLong());
+        }
+    }
+
+    /** A read found the device unknown, revoked or presenting another username. */
+    public void seenInactive(String clientId) {
+        seenAt.invalidate(clientId);
+    }
+
+    public boolean contains(String clientId) {
+        Long at = seenAt.getIfPresent(clientId);
+        return at != null && clock.getAsLong() - at <= windowNanos;
+    }
+}
