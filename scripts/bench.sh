@@ -197,13 +197,18 @@ stack db-up >/dev/null
 mkdir -p "$LOG_DIR"
 
 # Protected: the service's defaults. Unprotected: the same build with every guard of the auth path configured
-# away: no deadline, bcrypt on 64 threads with a queue of 100 000 (like hashing on request threads), no
-# per-device limit, no circuit breaker, a 100-connection pool with a long acquisition timeout.
+# away: no deadline, bcrypt on 64 threads at normal priority with a queue of 100 000 and no waiting-time rule (an
+# hour's allowance, an hour's interval: like hashing on request threads), no early refusal, no per-device limit, no
+# fault tolerance (bulkheads, timeouts, breaker), a 100-connection pool with a long acquisition timeout and as
+# many database threads.
 PROTECTED=()
 UNPROTECTED=(IDENTITY_OVERLOAD_DEADLINE=3600s IDENTITY_OVERLOAD_BCRYPT_CONCURRENCY=64
-             IDENTITY_OVERLOAD_BCRYPT_QUEUE=100000 IDENTITY_AUTH_RATE_LIMIT_ENABLED=false
+             IDENTITY_OVERLOAD_BCRYPT_QUEUE=100000 IDENTITY_OVERLOAD_BCRYPT_MAX_WAIT=3600s
+             IDENTITY_OVERLOAD_BCRYPT_TARGET_WAIT=3600s IDENTITY_OVERLOAD_BCRYPT_INTERVAL=3600s
+             IDENTITY_OVERLOAD_BCRYPT_IDLE_PRIORITY=false IDENTITY_AUTH_ACTIVE_DEVICE_MEMORY=0s
+             IDENTITY_AUTH_RATE_LIMIT_ENABLED=false
              QUARKUS_FAULT_TOLERANCE_ENABLED=false QUARKUS_DATASOURCE_JDBC_MAX_SIZE=100
-             QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT=60S)
+             IDENTITY_OVERLOAD_DATABASE_CONCURRENCY=100 QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT=60S)
 
 # --- 3. capacity --------------------------------------------------------------------------------------------
 # The closed loop cycles through its devices; 2000 keep each one far below the per-device limit (10 a minute).
