@@ -285,19 +285,10 @@ public class BcryptExecutor {
     }
 
     private ThreadFactory threads(boolean idlePriority) {
-        AtomicInteger number = new AtomicInteger();
-        // Answers are completed on these threads; they need the application's class loader to build responses.
-        ClassLoader application = Thread.currentThread().getContextClassLoader();
-        return runnable -> {
-            Thread thread = new Thread(() -> {
-                if (idlePriority && IdleScheduling.applyToCurrentThread()) {
-                    idleThreads.incrementAndGet();
-                }
-                runnable.run();
-            }, "bcrypt-" + number.incrementAndGet());
-            thread.setDaemon(true);
-            thread.setContextClassLoader(application);
-            return thread;
-        };
+        return ServiceThreads.named("bcrypt", () -> {
+            if (idlePriority && IdleScheduling.applyToCurrentThread()) {
+                idleThreads.incrementAndGet();
+            }
+        });
     }
 }

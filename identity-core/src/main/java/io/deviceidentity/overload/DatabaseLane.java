@@ -60,18 +60,11 @@ public class DatabaseLane {
             throw new IllegalArgumentException("identity.overload.database.concurrency must be at least 1");
         }
         this.concurrency = concurrency;
-        ClassLoader application = Thread.currentThread().getContextClassLoader();
-        AtomicInteger number = new AtomicInteger();
         this.permits = new Semaphore(concurrency);
         // A step enters the executor's queue only with a permit, one per thread: it is taken by a free thread at
         // once. (A SynchronousQueue would refuse spuriously while a thread that just finished is not yet polling.)
         this.executor = new ThreadPoolExecutor(concurrency, concurrency, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(concurrency), runnable -> {
-                    Thread thread = new Thread(runnable, "database-" + number.incrementAndGet());
-                    thread.setDaemon(true);
-                    thread.setContextClassLoader(application);
-                    return thread;
-                });
+                new ArrayBlockingQueue<>(concurrency), ServiceThreads.named("database"));
         executor.prestartAllCoreThreads();
         this.refused = Counter.builder(MetricNames.DATABASE_REFUSED)
                 .description("requests refused with 503 overload because every database thread was busy")

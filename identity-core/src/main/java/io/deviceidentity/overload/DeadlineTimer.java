@@ -19,13 +19,7 @@ public class DeadlineTimer {
     private final ScheduledThreadPoolExecutor timer;
 
     public DeadlineTimer() {
-        ClassLoader application = Thread.currentThread().getContextClassLoader();
-        this.timer = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "request-deadline");
-            thread.setDaemon(true);
-            thread.setContextClassLoader(application);
-            return thread;
-        });
+        this.timer = new ScheduledThreadPoolExecutor(1, ServiceThreads.named("request-deadline"));
         timer.setRemoveOnCancelPolicy(true);
     }
 

@@ -1,7 +1,7 @@
 package io.deviceidentity.overload;
 
+import static io.deviceidentity.overload.Refusals.reasonOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -236,16 +235,5 @@ class BcryptExecutorTest {
             Thread.currentThread().interrupt();
             return false;
         }
-    }
-
-    private static UnavailableReason reasonOf(CompletableFuture<?> future) {
-        try {
-            future.get(5, TimeUnit.SECONDS);
-        } catch (ExecutionException failed) {
-            return assertInstanceOf(ServiceUnavailableException.class, failed.getCause()).reason();
-        } catch (Exception other) {
-            throw new AssertionError(other);
-        }
-        throw new AssertionError("expected a refusal, got an answer");
     }
 }

@@ -1,14 +1,13 @@
 package io.deviceidentity.overload;
 
+import static io.deviceidentity.overload.Refusals.reasonOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -79,16 +78,5 @@ class DatabaseLaneTest {
 
     private static Deadline far() {
         return Deadline.after(System.nanoTime(), Duration.ofMinutes(5));
-    }
-
-    private static UnavailableReason reasonOf(CompletableFuture<?> future) {
-        try {
-            future.get(5, TimeUnit.SECONDS);
-        } catch (ExecutionException failed) {
-            return assertInstanceOf(ServiceUnavailableException.class, failed.getCause()).reason();
-        } catch (Exception other) {
-            throw new AssertionError(other);
-        }
-        throw new AssertionError("expected a refusal, got an answer");
     }
 }
