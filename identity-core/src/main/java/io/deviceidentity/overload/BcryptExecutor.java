@@ -188,6 +188,10 @@ public class BcryptExecutor {
             // or because stale work was refused, is still overloaded.)
             delay.queueEmpty(now);
         }
+        if (ahead >= queueCapacity) {
+            refusedAtAdmission.increment();
+            return ServiceUnavailableException.overload("the bcrypt queue is full");
+        }
         long expectedWait = expectedWait(ahead, busy, hash);
         if (!delay.admits(expectedWait, now)) {
             refusedAtAdmission.increment();

@@ -158,6 +158,8 @@ class BcryptExecutorTest {
         CompletableFuture<Boolean> refused = executor.submit(far(), () -> true);
 
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(refused));
+        org.junit.jupiter.api.Assertions.assertThrows(ServiceUnavailableException.class,
+                () -> executor.refuseIfSaturated(far()), "the same answer without submitting");
         release.countDown();
         assertTrue(running.get(5, TimeUnit.SECONDS));
         assertTrue(queued1.get(5, TimeUnit.SECONDS));
