@@ -133,11 +133,13 @@ public final class RunCommand implements Callable<Integer> {
         WindowSummary s = summary.steadyState();
         WindowSummary w = summary.wholeRun();
         System.out.printf("%s: steady state (%d-%d s) goodput %.1f allows/s%s, whole run %.1f/s; wasted %s; "
-                        + "p99 allow %s ms, p99 503 %s ms; outcomes %s; EMQX queue peak %d; lag %d ms -> %s%n",
+                        + "p99 allow %s ms, p99 503 %s ms (at the service %s ms); outcomes %s; EMQX queue peak %d; "
+                        + "lag %d ms -> %s%n",
                 label, s.startS(), s.endS(), s.goodput(),
                 s.goodputPerCapacity() == null ? "" : " (" + s.goodputPerCapacity() + " of capacity)", w.goodput(),
                 s.wastedWork().fraction() == null ? "-" : Math.round(s.wastedWork().fraction() * 100) + " %",
-                p99(s.latencyAllow()), p99(s.latency503()), s.outcomes(), s.emqxQueuePeak(),
+                p99(s.latencyAllow()), p99(s.latency503()), p99(s.latency503AtService()), s.outcomes(),
+                s.emqxQueuePeak(),
                 w.maxGeneratorLagMs(), out.resolve("report.html"));
         return 0;
     }

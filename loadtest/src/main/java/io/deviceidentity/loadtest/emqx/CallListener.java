@@ -15,6 +15,13 @@ public interface CallListener {
      */
     void answered(Answer answer, long latencyNanos, boolean inTime);
 
+    /**
+     * The same answer's time from being sent on the connection to its arrival: the service's own time, without the
+     * wait in EMQX's queue. Shows whether refusals are fast where they are made.
+     */
+    default void serviceTime(Answer answer, long sentToAnswerNanos) {
+    }
+
     /** The caller got EMQX's timeout, request_timeout + 0.5 s after its call, without an answer in time. */
     void timedOut();
 }

@@ -64,11 +64,12 @@ final class PipelinedWorker {
                 return;
             }
             inFlight++;
-            transport.send(call.body, result -> completed(call, result));
+            long sentAt = clock.nanoTime();
+            transport.send(call.body, result -> completed(call, sentAt, result));
         }
     }
 
-    private void completed(AuthnCall call, AsyncResult<Answer> result) {
+    private void completed(AuthnCall call, long sentAt, AsyncResult<Answer> result) {
         inFlight--;
         if (closed) {
             return; // the run is over: requests failed by closing the connection are nobody's answers
@@ -78,6 +79,7 @@ final class PipelinedWorker {
             Answer answer = result.result();
             boolean inTime = call.answerArrived(answer, now) == AuthnCall.Delivery.IN_TIME;
             listener.answered(answer, call.latencyNanos(now), inTime);
+            listener.serviceTime(answer, now - sentAt);
         } else {
             switch (call.transportFailed(now)) {
                 // ehttpc:request/5 calls the same worker again: a new call at the back of its queue.

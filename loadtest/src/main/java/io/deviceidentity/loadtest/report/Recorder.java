@@ -84,6 +84,11 @@ public final class Recorder implements CallListener, AttemptListener {
         }
     }
 
+    @Override
+    public void serviceTime(Answer answer, long sentToAnswerNanos) {
+        active().forEach(t -> t.serviceTime(answer, sentToAnswerNanos));
+    }
+
     /** A sample of EMQX's queues: all workers together and the longest one. */
     public void sampleQueues(int queued, int longest) {
         active().forEach(t -> t.queues(queued, longest));
@@ -152,7 +157,8 @@ public final class Recorder implements CallListener, AttemptListener {
         return new WindowSummary(start, end, secondsLong, rule, clamped, goodput, perCapacity, allows,
                 rate(t.offered, secondsLong), t.offered, t.fresh, t.retries, outcomes, t.late.snapshot(),
                 t.late.total(), t.timeouts, t.expiredInQueue, other5xx, t.latencyAllow.summary(),
-                t.latency503.summary(), t.queuedPeak, t.longestQueuePeak, t.maxLagMs, wasted);
+                t.latency503.summary(), t.latency503Service.summary(), t.queuedPeak, t.longestQueuePeak, t.maxLagMs,
+                wasted);
     }
 
     private static long late200(Tally t) {

@@ -19,6 +19,8 @@ final class Tally {
     final LatencyHistogram latencyAllow = new LatencyHistogram();
     /** 503 answers, in time or late: a refusal is only useful when it is fast. */
     final LatencyHistogram latency503 = new LatencyHistogram();
+    /** 503 answers from being sent to their arrival: how long the service itself took to refuse. */
+    final LatencyHistogram latency503Service = new LatencyHistogram();
     int queuedPeak;
     int longestQueuePeak;
     long maxLagMs;
@@ -32,6 +34,12 @@ final class Tally {
             latencyAllow.record(latencyNanos);
         } else if (answer.isUnavailable()) {
             latency503.record(latencyNanos);
+        }
+    }
+
+    void serviceTime(Answer answer, long sentToAnswerNanos) {
+        if (answer.isUnavailable()) {
+            latency503Service.record(sentToAnswerNanos);
         }
     }
 
@@ -52,6 +60,7 @@ final class Tally {
         latency.reset();
         latencyAllow.reset();
         latency503.reset();
+        latency503Service.reset();
         queuedPeak = 0;
         longestQueuePeak = 0;
         maxLagMs = 0;

@@ -43,6 +43,7 @@ public record WindowSummary(
         long status5xxOther,
         LatencySummary latencyAllow,
         @JsonProperty("latency_503") LatencySummary latency503,
+        @JsonProperty("latency_503_at_service") LatencySummary latency503AtService,
         int emqxQueuePeak,
         int emqxWorkerQueuePeak,
         long maxGeneratorLagMs,

@@ -43,6 +43,7 @@ class RecorderWindowsTest {
             recorder.answered(DENY, 10_800 * MS, false);
             recorder.offered();
             recorder.answered(OVERLOAD, 5 * MS, true);
+            recorder.serviceTime(OVERLOAD, 2 * MS); // 3 ms of the 5 were spent in EMQX's queue
             recorder.offered();
             recorder.answered(BUG, 7 * MS, true);
             recorder.expiredInQueue();
@@ -68,6 +69,7 @@ class RecorderWindowsTest {
         assertEquals(1, steady.status5xxOther(), "the 500, not the 503");
         assertEquals(11_000.0, steady.latencyAllow().p99Ms(), 11.0, "latency from entering EMQX's queue, late included");
         assertEquals(1, steady.latency503().count());
+        assertEquals(2.0, steady.latency503AtService().p99Ms(), 0.1, "the service's own time, without EMQX's queue");
         assertEquals(40, steady.emqxQueuePeak());
         assertEquals(9, steady.emqxWorkerQueuePeak());
         assertEquals(11, whole.allowsInTime() + whole.lateAnswers().get("200 allow"));
