@@ -192,21 +192,36 @@ class SaturationAnswersTest {
     private List<CompletableFuture<Boolean>> saturateBcrypt(CountDownLatch release) {
         List<CompletableFuture<Boolean>> occupied = new ArrayList<>();
         Deadline far = Deadline.after(System.nanoTime(), Duration.ofMinutes(1));
-        for (int i = 0; i <= bcrypt.concurrency() + bcrypt.queueCapacity(); i++) {
-            CompletableFuture<Boolean> task = bcrypt.submit(far, () -> {
-                try {
-                    return release.await(1, TimeUnit.MINUTES);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-            });
-            if (task.isCompletedExceptionally()) {
-                return occupied;
+        CountDownLatch running = new CountDownLatch(1);
+        java.util.function.Supplier<Boolean> hold = () -> {
+            running.countDown();
+            try {
+                return release.await(1, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
             }
-            occupied.add(task);
+        };
+        try {
+            occupied.add(bcrypt.submit(far, hold));
+            // The thread must hold the first task before the rest queue up, or a refusal could come from a queue
+            // that the thread is about to shorten.
+            assertTrue(running.await(30, TimeUnit.SECONDS), "the bcrypt thread never started");
+            for (int i = 0; i < bcrypt.concurrency() + bcrypt.queueCapacity(); i++) {
+                CompletableFuture<Boolean> task = bcrypt.submit(far, hold);
+                if (task.isCompletedExceptionally()) {
+                    return occupied;
+                }
+                occupied.add(task);
+            }
+            throw new AssertionError("bcrypt admitted more work than its threads and queue can hold");
+        } catch (InterruptedException interrupted) {
+            release.countDown();
+            throw new AssertionError(interrupted);
+        } catch (RuntimeException | AssertionError failure) {
+            release.countDown(); // never leave the executor blocked for the tests that follow
+            throw failure;
         }
-        throw new AssertionError("bcrypt admitted more work than its threads and queue can hold");
     }
 
     /** Waits (bounded) until PostgreSQL shows {@code count} sessions waiting for the table lock. */
