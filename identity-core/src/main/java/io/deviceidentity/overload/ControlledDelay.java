@@ -66,8 +66,4 @@ public final class ControlledDelay {
     public boolean admits(long expectedWaitNanos, long nowNanos) {
         return expectedWaitNanos <= allowedWaitNanos(nowNanos);
     }
-
-    public long maxWaitNanos() {
-        return maxWaitNanos;
-    }
 }
