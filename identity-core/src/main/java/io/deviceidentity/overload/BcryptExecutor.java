@@ -240,11 +240,15 @@ public class BcryptExecutor {
             return;
         }
         long start = System.nanoTime();
+        T value = null;
+        Throwable failure = null;
         try {
-            result.complete(work.get());
-        } catch (RuntimeException | Error failure) {
-            result.completeExceptionally(failure);
+            value = work.get();
+        } catch (RuntimeException | Error thrown) {
+            failure = thrown;
         } finally {
+            // Measured and released before the answer is completed: completing runs the caller's continuations
+            // (building and writing the answer) on this thread, which is neither hash time nor a busy thread.
             running.decrementAndGet();
             long took = System.nanoTime() - start;
             hashTimer.record(took, TimeUnit.NANOSECONDS);
@@ -252,6 +256,11 @@ public class BcryptExecutor {
             if (deadline.hasPassed()) {
                 wasted.increment();
             }
+        }
+        if (failure == null) {
+            result.complete(value);
+        } else {
+            result.completeExceptionally(failure);
         }
     }
 
