@@ -26,6 +26,11 @@ case "$PROFILE" in
 esac
 : "${AUTH_PORT:=8081}" "${REGISTRATION_PORT:=8082}" "${DEMO_DEVICES:=100}"
 : "${DB_NAME:=identity}" "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}"
+# auth-service's own role (reads credentials, writes fast-path verifiers; the V2 migration grants exactly that).
+: "${AUTH_DB_USER:=identity_auth}" "${AUTH_DB_PASSWORD:=identity-auth-local-dev}"
+# The fast path's key for local use only: fixed so that verifiers survive `make down`/`make up`; anyone reading this
+# file has it, so never use it outside this machine (the chart generates a random one into a Secret).
+: "${FAST_PATH_KEYS:=dev-1:ZGV2ZWxvcG1lbnQtb25seS1mYXN0LXBhdGgta2V5LW5vdC1hLXNlY3JldA==}"
 # As root, the database processes run as 'postgres', which must reach their state through every parent directory.
 # A checkout under a private home (mode 700) is not reachable, so the state then lives under /tmp instead.
 default_stack_dir() {
@@ -102,6 +107,8 @@ start_postgres() {
   psql_admin -d postgres <<SQL
 SELECT format('CREATE ROLE %I LOGIN', '$DB_USER') WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$DB_USER')\gexec
 ALTER ROLE "$DB_USER" PASSWORD '$DB_PASSWORD';
+SELECT format('CREATE ROLE %I LOGIN', '$AUTH_DB_USER') WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$AUTH_DB_USER')\gexec
+ALTER ROLE "$AUTH_DB_USER" PASSWORD '$AUTH_DB_PASSWORD';
 SELECT format('CREATE DATABASE %I OWNER %I', '$DB_NAME', '$DB_USER') WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$DB_NAME')\gexec
 SQL
 }
@@ -117,7 +124,7 @@ start_pgbouncer() {
   fi
   sed -e "s|@PG_PORT@|$PG_PORT|g" -e "s|@PGBOUNCER_PORT@|$PGBOUNCER_PORT|g" \
       -e "s|@RUN_DIR@|$RUN_DIR|g" -e "s|@LOG_DIR@|$LOG_DIR|g" "$ROOT/pgbouncer/pgbouncer.ini" >"$RUN_DIR/pgbouncer.ini"
-  printf '"%s" "%s"\n' "$DB_USER" "$DB_PASSWORD" >"$RUN_DIR/userlist.txt"
+  printf '"%s" "%s"\n' "$DB_USER" "$DB_PASSWORD" "$AUTH_DB_USER" "$AUTH_DB_PASSWORD" >"$RUN_DIR/userlist.txt"
   chmod 600 "$RUN_DIR/userlist.txt" "$RUN_DIR/pgbouncer.ini"
   is_root && chown postgres: "$RUN_DIR/userlist.txt" "$RUN_DIR/pgbouncer.ini"
   log "starting PgBouncer on 127.0.0.1:$PGBOUNCER_PORT (transaction pooling)"
@@ -221,8 +228,10 @@ up() {
   # then finds the schema in place and does not migrate.
   local token=${REGISTRATION_TOKEN:-dev-registration-token}
   start_service registration-service "$REGISTRATION_PORT" REGISTRATION_PORT="$REGISTRATION_PORT" \
-    REGISTRATION_HOST=127.0.0.1 IDENTITY_SCHEMA_MIGRATE=true REGISTRATION_TOKENS="$token"
-  start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST=127.0.0.1 IDENTITY_SCHEMA_MIGRATE=false
+    REGISTRATION_HOST=127.0.0.1 IDENTITY_SCHEMA_MIGRATE=true REGISTRATION_TOKENS="$token" \
+    IDENTITY_AUTH_DB_USER="$AUTH_DB_USER"
+  start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST=127.0.0.1 IDENTITY_SCHEMA_MIGRATE=false \
+    IDENTITY_DB_USER="$AUTH_DB_USER" IDENTITY_DB_PASSWORD="$AUTH_DB_PASSWORD" IDENTITY_AUTH_FAST_PATH_KEYS="$FAST_PATH_KEYS"
   seed_demo_devices
   local reg="http://127.0.0.1:$REGISTRATION_PORT" authn="http://127.0.0.1:$AUTH_PORT/mqtt/authn"
   cat <<MSG
@@ -234,6 +243,7 @@ The local stack is up:
   auth-service          http://127.0.0.1:$AUTH_PORT   (log: $LOG_DIR/auth-service.log)
 
 Registration API token (development only): $token
+Fast-path verifier key: the fixed development key "${FAST_PATH_KEYS%%:*}" from scripts/stack.sh (never use it elsewhere)
 
 Authenticate demo-device-1 the way EMQX does:
 

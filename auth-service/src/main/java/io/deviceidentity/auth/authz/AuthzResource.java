@@ -56,7 +56,7 @@ public class AuthzResource {
         return answerer.answer("authz", MetricNames.AUTHZ_OUTCOMES, context,
                 () -> AuthzRequest.from(JsonBodies.object(json, body)), AuthzRequest::clientId,
                 (request, deadline) -> ClientIdPolicy.isValid(request.clientId())
-                        ? database.run(deadline, () -> credentials.find(request.clientId()))
+                        ? database.run(deadline, () -> credentials.find(request.clientId(), false))
                                 .thenApply(found -> decide(request, found))
                         : CompletableFuture.completedFuture(result("deny", "unknown_device")));
     }

@@ -86,7 +86,7 @@ public class DevicesResource {
     public CompletionStage<Response> get(@PathParam("clientId") String clientId, @Context RoutingContext context) {
         return answerer.answerToCompletion("registration.get", MetricNames.REGISTRATION_OUTCOMES, context, clientId,
                 () -> requireValid(clientId),
-                (id, deadline) -> database.run(deadline, () -> credentials.find(id))
+                (id, deadline) -> database.run(deadline, () -> credentials.find(id, false))
                         .thenApply(found -> found.map(device -> ok(Response.ok(DeviceView.of(device)), "found"))
                                 .orElseGet(DevicesResource::notFound)));
     }
