@@ -2,13 +2,10 @@ package io.deviceidentity.auth.fastpath;
 
 import static io.deviceidentity.auth.support.Emqx.authn;
 import static io.deviceidentity.auth.support.StoredRows.awaitVerifier;
-import static io.deviceidentity.auth.support.StoredRows.passwordHash;
-import static io.deviceidentity.auth.support.StoredRows.update;
 import static io.deviceidentity.auth.support.TestDevices.device;
 import static io.deviceidentity.auth.support.TestDevices.uniqueId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import jakarta.inject.Inject;
@@ -48,10 +45,7 @@ class FastPathKeyRotationTest {
     void aVerifierUnderTheOldKeyIsHonouredWithoutBcryptAndRewrittenUnderTheNewOne() throws Exception {
         String id = uniqueId("rotate");
         String password = device(id).store();
-        byte[] oldMac = Verifiers.mac(TestKeys.CURRENT, id, "", password.getBytes(StandardCharsets.UTF_8),
-                passwordHash(id));
-        update("UPDATE device_credentials SET verifier_key_id = ?, verifier = ? WHERE client_id = ?", "test-1",
-                oldMac, id);
+        TestKeys.plant(id, password, TestKeys.CURRENT, "test-1");
         double hashes = hashes();
 
         Response answer = authn(id, password);

@@ -1,8 +1,6 @@
 package io.deviceidentity.auth.fastpath;
 
 import static io.deviceidentity.auth.support.Emqx.authn;
-import static io.deviceidentity.auth.support.StoredRows.passwordHash;
-import static io.deviceidentity.auth.support.StoredRows.update;
 import static io.deviceidentity.auth.support.StoredRows.verifier;
 import static io.deviceidentity.auth.support.TestDevices.device;
 import static io.deviceidentity.auth.support.TestDevices.uniqueId;
@@ -10,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import jakarta.inject.Inject;
@@ -44,10 +41,7 @@ class FastPathOffTest {
     void aValidVerifierIsIgnoredAndEveryCheckPaysBcrypt() throws Exception {
         String id = uniqueId("off");
         String password = device(id).store();
-        byte[] planted = Verifiers.mac(TestKeys.CURRENT, id, "", password.getBytes(StandardCharsets.UTF_8),
-                passwordHash(id));
-        update("UPDATE device_credentials SET verifier_key_id = ?, verifier = ? WHERE client_id = ?", "test-1",
-                planted, id);
+        byte[] planted = TestKeys.plant(id, password, TestKeys.CURRENT, "test-1");
         double hashes = registry.get(MetricNames.BCRYPT_DURATION).timer().count();
 
         for (int i = 0; i < 3; i++) {

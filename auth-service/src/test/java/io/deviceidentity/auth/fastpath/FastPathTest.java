@@ -195,7 +195,7 @@ class FastPathTest {
         String id = uniqueId("fast-retired");
         String password = device(id).store();
         VerifierKey retired = TestKeys.unknown("retired-1");
-        plant(id, retired.id(), Verifiers.mac(retired, id, "", utf8(password), passwordHash(id)));
+        TestKeys.plant(id, password, retired, retired.id());
         double unknownKeys = fallbacks("unknown_key");
         double hashes = hashes();
 
@@ -213,7 +213,7 @@ class FastPathTest {
         String id = uniqueId("fast-forged");
         String password = device(id).store();
         VerifierKey other = TestKeys.unknown(KEY_ID);
-        plant(id, KEY_ID, Verifiers.mac(other, id, "", utf8(password), passwordHash(id)));
+        TestKeys.plant(id, password, other, KEY_ID);
         double mismatches = fallbacks("mismatch");
         double hashes = hashes();
 
@@ -235,12 +235,13 @@ class FastPathTest {
         ExecutorService callers = Executors.newFixedThreadPool(20);
         List<CompletableFuture<Response>> answers = new ArrayList<>();
         try {
+            // One after the other, each sent once the previous one waits on the shared hash, so that their reads
+            // never compete for the database lane's threads (which would refuse some): all 20 are in flight at once.
             for (int i = 0; i < 20; i++) {
                 answers.add(CompletableFuture.supplyAsync(() -> authn(id, password), callers));
-            }
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (counter(MetricNames.BCRYPT_JOINED) < joined + 19 && System.nanoTime() < until) {
-                Thread.sleep(5);
+                int sent = i;
+                awaitTrue(() -> sent == 0 ? gauge(MetricNames.BCRYPT_FLIGHTS) == 1
+                        : counter(MetricNames.BCRYPT_JOINED) == joined + sent, "check " + (i + 1) + " in flight");
             }
         } finally {
             release.countDown();
@@ -284,10 +285,6 @@ class FastPathTest {
         assertFalse(registry.get(MetricNames.FASTPATH_WRITES_DROPPED).counters().isEmpty());
     }
 
-    private static void plant(String id, String keyId, byte[] mac) {
-        update("UPDATE device_credentials SET verifier_key_id = ?, verifier = ? WHERE client_id = ?", keyId, mac, id);
-    }
-
     private static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
@@ -320,19 +317,19 @@ class FastPathTest {
      * outcome counter, which is incremented before the answer is written.
      */
     private void allowedAs(String reason, Supplier<Response> call) {
-        double before = outcomes("allow", reason);
-        Response answer = call.get();
-        assertEquals(200, answer.statusCode(), answer.asString());
-        assertEquals("allow", answer.jsonPath().getString("result"), answer.asString());
-        assertEquals(before + 1, outcomes("allow", reason), "allowed, but not as '" + reason + "'");
+        answeredAs("allow", reason, call);
     }
 
     private void deniedAs(String reason, Supplier<Response> call) {
-        double before = outcomes("deny", reason);
+        answeredAs("deny", reason, call);
+    }
+
+    private void answeredAs(String result, String reason, Supplier<Response> call) {
+        double before = outcomes(result, reason);
         Response answer = call.get();
         assertEquals(200, answer.statusCode(), answer.asString());
-        assertEquals("deny", answer.jsonPath().getString("result"), answer.asString());
-        assertEquals(before + 1, outcomes("deny", reason), "denied, but not as '" + reason + "'");
+        assertEquals(result, answer.jsonPath().getString("result"), answer.asString());
+        assertEquals(before + 1, outcomes(result, reason), result + ", but not as '" + reason + "'");
     }
 
     private double hashes() {
@@ -353,6 +350,21 @@ class FastPathTest {
         return registry.find(MetricNames.FASTPATH_WRITES).counters().stream().mapToDouble(Counter::count).sum()
                 + registry.find(MetricNames.FASTPATH_WRITES_DROPPED).counters().stream().mapToDouble(Counter::count)
                         .sum();
+    }
+
+    private double gauge(String name) {
+        return registry.get(name).gauge().value();
+    }
+
+    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what)
+            throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("not reached within 20 s: " + what);
+            }
+            Thread.sleep(5);
+        }
     }
 
     private double counter(String name) {

@@ -1,7 +1,10 @@
 package io.deviceidentity.auth.fastpath;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Optional;
+
+import io.deviceidentity.auth.support.StoredRows;
 
 /** The keys of the test profiles, as the service parses them. */
 final class TestKeys {
@@ -11,6 +14,18 @@ final class TestKeys {
     static final VerifierKey CURRENT = VerifierKeys.parse(TEST_PROFILE_KEYS, Optional.empty()).current();
 
     private TestKeys() {
+    }
+
+    /**
+     * Stores, behind the service's back, a verifier computed under {@code macKey} over the device's current bcrypt
+     * string, tagged {@code storedKeyId} (which may differ from the key really used). Returns the MAC.
+     */
+    static byte[] plant(String clientId, String password, VerifierKey macKey, String storedKeyId) {
+        byte[] mac = Verifiers.mac(macKey, clientId, "", password.getBytes(StandardCharsets.UTF_8),
+                StoredRows.passwordHash(clientId));
+        StoredRows.update("UPDATE device_credentials SET verifier_key_id = ?, verifier = ? WHERE client_id = ?",
+                storedKeyId, mac, clientId);
+        return mac;
     }
 
     /** A fresh key that no service knows. */

@@ -19,20 +19,13 @@ public final class StoredRows {
     private StoredRows() {
     }
 
+    private interface RowReader<T> {
+        T read(ResultSet row) throws SQLException;
+    }
+
     public static StoredVerifier verifier(String clientId) {
-        try (Connection connection = directConnection();
-                PreparedStatement query = connection.prepareStatement(
-                        "SELECT verifier_key_id, verifier FROM device_credentials WHERE client_id = ?")) {
-            query.setString(1, clientId);
-            try (ResultSet row = query.executeQuery()) {
-                if (!row.next() || row.getString(1) == null) {
-                    return null;
-                }
-                return new StoredVerifier(row.getString(1), row.getBytes(2));
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return select("SELECT verifier_key_id, verifier FROM device_credentials WHERE client_id = ?", clientId,
+                row -> row.getString(1) == null ? null : new StoredVerifier(row.getString(1), row.getBytes(2)));
     }
 
     /** Waits (bounded) until the writer has stored a verifier under {@code keyId}; fails otherwise. */
@@ -49,13 +42,16 @@ public final class StoredRows {
     }
 
     public static String passwordHash(String clientId) {
+        return select("SELECT password_hash FROM device_credentials WHERE client_id = ?", clientId,
+                row -> row.getString(1));
+    }
+
+    private static <T> T select(String sql, String clientId, RowReader<T> reader) {
         try (Connection connection = directConnection();
-                PreparedStatement query = connection.prepareStatement(
-                        "SELECT password_hash FROM device_credentials WHERE client_id = ?")) {
+                PreparedStatement query = connection.prepareStatement(sql)) {
             query.setString(1, clientId);
             try (ResultSet row = query.executeQuery()) {
-                row.next();
-                return row.getString(1);
+                return row.next() ? reader.read(row) : null;
             }
         } catch (SQLException e) {
             throw new IllegalStateException(e);
