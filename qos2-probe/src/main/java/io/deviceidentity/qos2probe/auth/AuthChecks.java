@@ -83,12 +83,17 @@ public final class AuthChecks {
 
     private AuthCheck deniedPublish(String name, MqttLink link, String topic, int qos, int packetId, String ack)
             throws InterruptedException {
-        link.publish(topic, qos, packetId, "acl-check-" + packetId);
+        link.publish(topic, qos, packetId, payload(packetId));
         Packet.Type type = qos == 1 ? Packet.Type.PUBACK : Packet.Type.PUBREC;
         Packet answer = link.await(p -> p.type() == type && p.packetId() == packetId, timeout);
         boolean ok = answer != null && (answer.endsConnection() || ReasonCodes.isFailure(answer.reasonCode()));
         String observed = answer == null ? "no " + ack + " within " + timeout.toMillis() + " ms" : answer.toString();
         return new AuthCheck(name, ack + " >= 0x80 or disconnect", observed, ok);
+    }
+
+    /** The payload of an ACL check's publish, by its packet id. */
+    public static String payload(int packetId) {
+        return "acl-check-" + packetId;
     }
 
     private MqttLink open(BrokerAddress broker) throws InterruptedException {

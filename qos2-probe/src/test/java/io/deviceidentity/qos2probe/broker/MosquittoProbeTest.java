@@ -87,7 +87,8 @@ class MosquittoProbeTest {
             assertEquals(Map.of("0x00", 2), JSON.convertValue(json.path("pubcomp_reasons"), Map.class), why);
             assertEquals(2, json.path("faked_pubcomp").asInt(), why);
             assertEquals(0, json.path("republished").asInt(), "Mosquitto never answers 0x92: " + why);
-            assertTrue(broker.log().contains("Received PUBREL from " + settingsPublisher(json)), why);
+            assertTrue(broker.log().contains("Received PUBREL from qos2-probe-" + json.path("run_id").asText()
+                    + "-pub-1 (Mid: 1)"), why);
         }
     }
 
@@ -115,12 +116,12 @@ class MosquittoProbeTest {
         Path brokerDir = dir.resolve("broker");
         Files.createDirectories(brokerDir);
         String run = "auth1";
-        String pub = "qos2-probe-" + run + "-pub";
         String sub = "qos2-probe-" + run + "-sub";
-        Mosquitto.writePasswordFile(brokerDir, pub, "probe-password", sub, "probe-password");
+        Mosquitto.writePasswordFile(brokerDir, "qos2-probe-" + run + "-pub-0", "probe-password",
+                "qos2-probe-" + run + "-pub-1", "probe-password", sub, "probe-password");
+        // Like auth-service's default rules (publish devices/${clientid}/#) and the subscriber the probe registers.
         Files.writeString(brokerDir.resolve("acl"), String.join("\n",
-                "user " + pub, "topic readwrite devices/" + pub + "/#",
-                "user " + sub, "topic read devices/#", ""));
+                "pattern readwrite devices/%c/#", "user " + sub, "topic read devices/+/qos2-probe/" + run, ""));
         try (Mosquitto broker = Mosquitto.start(brokerDir, 18833, false, true)) {
             ProbeSettings settings = settings(broker, 2, run, true, "probe-password");
             ProbeSummary summary = new ProbeRun(settings, ReconnectHook.NONE, quiet()).execute();
@@ -172,10 +173,6 @@ class MosquittoProbeTest {
                 password == null ? null : password.getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(300),
                 Duration.ofSeconds(5), Duration.ofSeconds(20), Duration.ofSeconds(3), Duration.ofMillis(500),
                 authChecks, null, null, false);
-    }
-
-    private static String settingsPublisher(JsonNode json) {
-        return json.path("publisher_client_id").asText();
     }
 
     private static PrintStream quiet() {
