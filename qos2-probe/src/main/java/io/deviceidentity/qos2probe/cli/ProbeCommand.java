@@ -105,12 +105,18 @@ public final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON summary to FILE.")
     Path out;
 
+    @Option(names = "--before-reconnect", paramLabel = "COMMAND",
+            description = "Run COMMAND (sh -c) after each drop, before the reconnect to node B, e.g. restart the "
+                    + "broker to see what a node without the session answers. A failing command ends the run.")
+    String beforeReconnect;
+
     @Override
     public Integer call() throws Exception {
         ProbeSettings settings = settings();
         ProbeSummary summary;
         try {
-            summary = new ProbeRun(settings, ReconnectHook.NONE, System.err).execute();
+            ReconnectHook hook = beforeReconnect == null ? ReconnectHook.NONE : shellHook(beforeReconnect);
+            summary = new ProbeRun(settings, hook, System.err).execute();
         } catch (Exception e) {
             System.err.println("qos2-probe: the run could not be made: " + e.getMessage());
             return 2;
@@ -152,6 +158,22 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         return new ProbeSettings(a, b, sub, messages, clientIdPrefix, run, password, sessionExpiry, timeout,
                 reconnectTimeout, deliveryTimeout, duplicateWindow, authChecks, registerUrl, token, !keepDevices);
+    }
+
+    /** --before-reconnect as a hook. */
+    private static ReconnectHook shellHook(String command) {
+        return index -> {
+            // Its output joins the progress lines on stderr; stdout stays the JSON summary's.
+            Process process = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true).start();
+            process.getInputStream().transferTo(System.err);
+            if (!process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("--before-reconnect did not finish within 120 s");
+            }
+            if (process.exitValue() != 0) {
+                throw new IllegalStateException("--before-reconnect exited with " + process.exitValue());
+            }
+        };
     }
 
     private BrokerAddress address(String value, String option) {

@@ -43,6 +43,13 @@ final class Mosquitto implements AutoCloseable {
         run("start", dir.toString(), Integer.toString(port), persistence ? "on" : "off", auth ? "auth" : "");
     }
 
+    /** The restart as one shell command (for the probe's --before-reconnect). */
+    String restartCommand(boolean persistence) {
+        String script = "bash '" + SCRIPT.toAbsolutePath() + "'";
+        return script + " stop '" + dir + "' && " + script + " start '" + dir + "' " + port + " "
+                + (persistence ? "on" : "off") + (auth ? " auth" : "");
+    }
+
     String address() {
         return "127.0.0.1:" + port;
     }
