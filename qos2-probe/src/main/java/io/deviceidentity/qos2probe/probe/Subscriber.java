@@ -2,7 +2,6 @@ package io.deviceidentity.qos2probe.probe;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import io.deviceidentity.qos2probe.mqtt.BrokerAddress;
@@ -33,7 +32,6 @@ public final class Subscriber implements AutoCloseable {
     private volatile boolean ready;
     private volatile boolean closing;
     private volatile String lastProblem;
-    private Map<String, Integer> subackCodes = Map.of();
     private Thread keeper;
     private int nextPacketId = 1;
 
@@ -76,25 +74,18 @@ public final class Subscriber implements AutoCloseable {
         }
         link = opened;
         if (!connack.sessionPresent()) {
-            // A new session has no subscriptions: one SUBSCRIBE per filter, so each gets its own SUBACK code.
-            Map<String, Integer> codes = new java.util.LinkedHashMap<>();
+            // A new session has no subscriptions (the first one, or the broker lost it): subscribe again.
             for (String filter : filters) {
                 int id = nextPacketId++;
                 opened.subscribe(id, MqttQoS.EXACTLY_ONCE, filter);
                 Packet suback = opened.await(p -> p.type() == Packet.Type.SUBACK && p.packetId() == id, timeout);
-                if (suback == null || suback.type() != Packet.Type.SUBACK) {
+                if (suback == null || suback.type() != Packet.Type.SUBACK
+                        || ReasonCodes.isFailure(suback.reasonCode())) {
                     lastProblem = "subscribe " + filter + ": " + (suback == null ? "no SUBACK" : suback);
                     opened.drop();
                     return false;
                 }
-                codes.put(filter, suback.reasonCode());
             }
-            if (ReasonCodes.isFailure(codes.get(filters.get(0)))) {
-                lastProblem = "subscribe " + filters.get(0) + " refused: SUBACK " + ReasonCodes.hex(codes.get(filters.get(0)));
-                opened.drop();
-                return false;
-            }
-            subackCodes = Map.copyOf(codes);
         }
         ready = true;
         return true;
@@ -149,11 +140,6 @@ public final class Subscriber implements AutoCloseable {
         synchronized (lock) {
             return receiver.retransmissions();
         }
-    }
-
-    /** SUBACK code per filter of the last fresh session (2 = granted QoS 2; 0x80 and above refused). */
-    public Map<String, Integer> subackCodes() {
-        return subackCodes;
     }
 
     public String lastProblem() {
