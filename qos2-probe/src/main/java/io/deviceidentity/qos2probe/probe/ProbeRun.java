@@ -43,28 +43,31 @@ public final class ProbeRun {
         List<byte[]> publisherPasswords = new ArrayList<>();
         byte[] subscriberPassword = settings.password();
         DeviceRegistrar registrar = null;
-        if (settings.registrationUrl() != null) {
-            registrar = new DeviceRegistrar(settings.registrationUrl(), settings.registrationToken(),
-                    settings.timeout());
-            subscriberPassword = randomPassword();
-            registrar.register(settings.subscriberId(), new String(subscriberPassword, StandardCharsets.UTF_8),
-                    List.of(DeviceRegistrar.allow("subscribe", settings.subscriptionFilter())));
-            registered.add(settings.subscriberId());
-            for (int i = 0; i < n; i++) {
-                byte[] password = randomPassword();
-                // The publishers keep the service's default ACL (publish devices/${clientid}/#): the ACL check tests it.
-                registrar.register(settings.publisherId(i), new String(password, StandardCharsets.UTF_8), List.of());
-                registered.add(settings.publisherId(i));
-                publisherPasswords.add(password);
-            }
-            log.println("registered " + settings.subscriberId() + " and " + n + " publishers");
-        } else {
-            for (int i = 0; i < n; i++) {
-                publisherPasswords.add(settings.password());
-            }
-        }
         NioEventLoopGroup group = new NioEventLoopGroup(2);
         try {
+            if (settings.registrationUrl() != null) {
+                registrar = new DeviceRegistrar(settings.registrationUrl(), settings.registrationToken(),
+                        settings.timeout());
+                subscriberPassword = randomPassword();
+                // Listed before the PUT: a PUT that timed out may still have created the device; revoking a device
+                // that does not exist is a 404, which is fine.
+                registered.add(settings.subscriberId());
+                registrar.register(settings.subscriberId(), new String(subscriberPassword, StandardCharsets.UTF_8),
+                        List.of(DeviceRegistrar.allow("subscribe", settings.subscriptionFilter())));
+                for (int i = 0; i < n; i++) {
+                    byte[] password = randomPassword();
+                    registered.add(settings.publisherId(i));
+                    // The service's default ACL (publish devices/${clientid}/#): the ACL check tests it.
+                    registrar.register(settings.publisherId(i), new String(password, StandardCharsets.UTF_8),
+                            List.of());
+                    publisherPasswords.add(password);
+                }
+                log.println("registered " + settings.subscriberId() + " and " + n + " publishers");
+            } else {
+                for (int i = 0; i < n; i++) {
+                    publisherPasswords.add(settings.password());
+                }
+            }
             long expiry = settings.sessionExpiry().toSeconds();
             ConnectSpec subscriberSpec = new ConnectSpec(settings.subscriberId(), settings.subscriberId(),
                     subscriberPassword, MqttVersion.MQTT_5, false, expiry, KEEP_ALIVE_SECONDS);
@@ -111,7 +114,8 @@ public final class ProbeRun {
             run.put("broker_a", settings.nodeA().toString());
             run.put("broker_b", settings.nodeB().toString());
             run.put("subscriber_broker", settings.subscriberNode().toString());
-            run.put("publisher_client_ids", settings.publisherId(0) + (n > 1 ? " .. " + settings.publisherId(n - 1) : ""));
+            run.put("publisher_client_ids",
+                    settings.publisherId(0) + (n > 1 ? " .. " + settings.publisherId(n - 1) : ""));
             run.put("subscriber_client_id", settings.subscriberId());
             run.put("registered", registrar != null);
             run.put("duration_ms", (System.nanoTime() - started) / 1_000_000);
