@@ -65,6 +65,8 @@ final class Mosquitto implements AutoCloseable {
 
     /** mosquitto_passwd's file format, written with the tool itself (the test's passwords only). */
     static void writePasswordFile(Path dir, String user, String password, String... more) throws Exception {
+        // mosquitto_passwd comes with the package: install it first if this test runs before any broker start.
+        exec(List.of("bash", SCRIPT.toString(), "install"));
         Path file = dir.resolve("passwd");
         Files.writeString(file, "");
         List<String> pairs = new ArrayList<>(List.of(user, password));
