@@ -151,7 +151,8 @@ public final class ProbeRun {
 
     /** Per-run device passwords: nothing to keep secret in the Job's YAML, nothing reused across runs. */
     private static byte[] randomPassword() {
-        byte[] bytes = new byte[18];
+        // 43 characters: above any minimum length a deployment is likely to set, below bcrypt's 72 bytes.
+        byte[] bytes = new byte[32];
         new SecureRandom().nextBytes(bytes);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes).getBytes(StandardCharsets.US_ASCII);
     }
