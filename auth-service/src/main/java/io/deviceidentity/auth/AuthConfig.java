@@ -20,8 +20,9 @@ public interface AuthConfig {
     RateLimit rateLimit();
 
     /**
-     * How long this replica remembers that a device was active, so that while bcrypt is saturated its next attempt is
-     * refused (503 overload) before the database read. {@code 0s} reads first, always. See RecentlyActiveDevices.
+     * How long this replica remembers that a device's check needed bcrypt (active, but no matching verifier), so that
+     * while bcrypt is saturated its next attempt is refused (503 overload) before the database read. A device allowed
+     * since (by bcrypt or the fast path) is forgotten. {@code 0s} reads first, always. See RecentlyActiveDevices.
      */
     @WithDefault("30s")
     Duration activeDeviceMemory();
