@@ -104,6 +104,9 @@ subsumed (admitted ≥ threads), and the former "in-flight ≤ admitted at minRe
 {{- end -}}
 {{- end -}}
 
+{{/* 6. auth-service's own role and the fast path's key set (_fastpath.tpl). */}}
+{{- $errors = concat $errors (include "device-identity.validate.fastPath" . | fromJsonArray) -}}
+
 {{- if $errors -}}
 {{- fail (printf "\n\nThe values break the chain's invariants (README \"Kubernetes\"):\n  - %s\n" (join "\n  - " $errors)) -}}
 {{- end -}}
