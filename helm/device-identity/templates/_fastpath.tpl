@@ -88,7 +88,8 @@ fails without it). An init container of registration-service rather than a /dock
 run only on an empty data volume, and this runs before every migration, so it also covers a volume created by an
 older chart and a changed database.auth.password. Idempotent (CREATE ROLE only when missing, then ALTER ROLE sets
 the password and strips any extra power) and retried while PostgreSQL starts. It connects as the owner, which the
-postgres image makes a superuser. \getenv needs psql 15 or later (the image is 17). An external database
+postgres image makes a superuser. \getenv needs psql 15 or later (the image is 17). Tried with a uid that has no
+passwd entry and no HOME, as the pod runs it (185). An external database
 (postgresql.enabled=false) gets no init container: its operator creates the role (NOTES.txt prints the SQL).
 */}}
 {{- define "device-identity.authRoleInitContainer" -}}
@@ -154,6 +155,10 @@ postgres image makes a superuser. \getenv needs psql 15 or later (the image is 1
       memory: 64Mi
   securityContext:
     {{- include "device-identity.containerSecurityContext" . | nindent 4 }}
+  volumeMounts:
+    # The root filesystem is read-only; the pod's scratch volume, in case the shell needs a file for the here-document.
+    - name: tmp
+      mountPath: /tmp
 {{- end -}}
 
 {{/*

@@ -134,6 +134,8 @@ class FastPathChartTest {
         assertEquals(Map.of("PGHOST", Chart.name("postgresql"), "PGPORT", "5432", "PGDATABASE", "identity", "PGCONNECT_TIMEOUT", "3"), values);
         assertTrue(init.getSecurityContext().getReadOnlyRootFilesystem());
         assertTrue(init.getSecurityContext().getRunAsNonRoot());
+        assertEquals("/tmp", init.getVolumeMounts().get(0).getMountPath());
+        assertTrue(pod.getVolumes().stream().anyMatch(v -> v.getName().equals(init.getVolumeMounts().get(0).getName())));
         // auth-service has no such container.
         assertTrue(Chart.render().get(Deployment.class, Chart.name("auth-service")).getSpec().getTemplate().getSpec()
                 .getInitContainers().isEmpty());
