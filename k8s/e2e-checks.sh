@@ -27,7 +27,7 @@
 #                                          flight; report.html exists
 #
 # Environment: NAMESPACE (identity), RELEASE (device-identity), REPORT_DIR (target/k8s-report), STORM_WAIT_SECONDS
-# (270: the storm Job holds its connections 300 s), RECONNECT_SLACK_SECONDS (30: emqtt's 5 s reconnect timer, DNS and
+# (270: the storm Job holds its connections HOLD_SECONDS, 420 s), RECONNECT_SLACK_SECONDS (30: emqtt's 5 s reconnect timer, DNS and
 # the Service's endpoint update on top of the capacity-derived time), LOADTEST_MAX_PENDING (12: the Job's
 # --pool-size x --pipelining).
 #
