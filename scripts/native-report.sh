@@ -17,7 +17,8 @@
 #                                                      as the Dockerfile.native builds them): proves the images start
 #                                                      and answer, not only that they build
 #
-# Environment: PG_PORT / PGBOUNCER_PORT (the test stack's, 55433 / 56433), IMAGE_TAG (native-ci).
+# Environment: PG_PORT / PGBOUNCER_PORT (the test stack's, 55433 / 56433), AUTH_DB_USER / AUTH_DB_PASSWORD
+# (scripts/stack.sh's), IMAGE_TAG (native-ci).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,6 +26,9 @@ MODE=executables
 if [[ "${1:-}" == --images ]]; then MODE=images; shift; fi
 OUT=${1:-/dev/stdout}
 : "${PG_PORT:=55433}" "${PGBOUNCER_PORT:=56433}" "${IMAGE_TAG:=native-ci}"
+# scripts/stack.sh's defaults for auth-service's role.
+: "${AUTH_DB_USER:=identity_auth}" "${AUTH_DB_PASSWORD:=identity-auth-local-dev}"
+FAST_PATH_KEYS=native-report:$(head -c 32 /dev/urandom | base64 | tr -d '\n')
 TOKEN=native-report-token
 
 log() { printf '[native-report] %s\n' "$*" >&2; }
@@ -33,14 +37,21 @@ millis() { date +%s%3N; }
 
 rss_mib() { awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 
-# The environment the chart gives each service, pointed at the test stack.
+# The environment the chart gives each service, pointed at the test stack: registration-service owns the schema
+# and migrates it; auth-service reads as its own role (created by scripts/stack.sh db-up, granted by the migration)
+# with a fast-path key of this run's own.
 service_env() {
-  local port=$1
-  printf '%s\n' "AUTH_PORT=$port" "REGISTRATION_PORT=$port" \
-    IDENTITY_DB_HOST=127.0.0.1 "IDENTITY_DB_PORT=$PGBOUNCER_PORT" IDENTITY_DB_NAME=identity \
-    IDENTITY_DB_USER=identity IDENTITY_DB_PASSWORD=identity-local-dev \
-    IDENTITY_SCHEMA_HOST=127.0.0.1 "IDENTITY_SCHEMA_PORT=$PG_PORT" IDENTITY_SCHEMA_MIGRATE=true \
-    "REGISTRATION_TOKENS=$TOKEN"
+  local service=$1 port=$2
+  printf '%s\n' IDENTITY_DB_HOST=127.0.0.1 "IDENTITY_DB_PORT=$PGBOUNCER_PORT" IDENTITY_DB_NAME=identity
+  case "$service" in
+    auth-service)
+      printf '%s\n' "AUTH_PORT=$port" "IDENTITY_DB_USER=$AUTH_DB_USER" "IDENTITY_DB_PASSWORD=$AUTH_DB_PASSWORD" \
+        IDENTITY_SCHEMA_MIGRATE=false "IDENTITY_AUTH_FAST_PATH_KEYS=$FAST_PATH_KEYS" ;;
+    *)
+      printf '%s\n' "REGISTRATION_PORT=$port" IDENTITY_DB_USER=identity IDENTITY_DB_PASSWORD=identity-local-dev \
+        IDENTITY_SCHEMA_HOST=127.0.0.1 "IDENTITY_SCHEMA_PORT=$PG_PORT" IDENTITY_SCHEMA_MIGRATE=true \
+        "IDENTITY_AUTH_DB_USER=$AUTH_DB_USER" "REGISTRATION_TOKENS=$TOKEN" ;;
+  esac
 }
 
 # One request on the service's real path; prints the status code.
@@ -78,7 +89,7 @@ measure() {
       fi ;;
   esac
   log=$(mktemp)
-  mapfile -t envs < <(service_env "$port")
+  mapfile -t envs < <(service_env "$service" "$port")
   start=$(millis)
   if [[ -n "$binary" ]]; then
     env "${envs[@]}" "$binary" >"$log" 2>&1 &
@@ -157,5 +168,6 @@ fi
   echo "| service | Quarkus \"started in\" | until ready (wall clock) | RSS when ready | RSS after 200 requests | $what |"
   echo "|---|---|---|---|---|---|"
 } >>"$OUT"
-measure auth-service 18081
+# registration-service first: it migrates the schema auth-service's role is granted on.
 measure registration-service 18082
+measure auth-service 18081
