@@ -280,9 +280,10 @@ cpu_end() {
       wall = t1 - t0; split(ca0, a, " "); split(ca1, b, " "); split(cl0, c, " "); split(cl1, d, " ")
       auth = (a1 - a0) / hz; pg = (p1 - p0) / hz; bouncer = (b1 - b0) / hz; child = c1 - c0
       busyA = (b[2] > a[2]) ? (b[1] - a[1]) / (b[2] - a[2]) : 0; busyL = (d[2] > c[2]) ? (d[1] - c[1]) / (d[2] - c[2]) : 0
-      printf "CPU %s (%.0f s, %d %s): CPU %s busy %.0f %% (auth-service %s), CPU %s busy %.0f %% (PostgreSQL %s, PgBouncer %s, %s %s); CPU us per %s: auth-service %s, PostgreSQL %s, PgBouncer %s, %s %s (with its JVM start)\n",
+      printf "CPU %s (%.0f s, %d %s): CPU %s busy %.0f %% (auth-service %s), CPU %s busy %.0f %% (PostgreSQL %s, PgBouncer %s, %s %s); CPU us per %s: auth-service %s, PostgreSQL %s, PgBouncer %s, %s %s%s\n",
         label, wall, n, what, acpu, 100 * busyA, pct(auth), lcpu, 100 * busyL, pct(pg), pct(bouncer), tool, pct(child),
-        substr(what, 1, length(what) - 1), per(auth), per(pg), per(bouncer), tool, per(child)
+        substr(what, 1, length(what) - 1), per(auth), per(pg), per(bouncer), tool, per(child),
+        tool == "pgbench" ? "" : " (with its JVM start)"
     }')
   NOTES+=("$line")
   log "$line"

@@ -95,6 +95,7 @@ class ConnectStormReconnectTest {
         assertEquals(result[1], result[0], "every arrival was allowed on its first attempt");
         assertEquals(result[0], result[3]);
         assertTrue(result[2] * 10 < result[1], "the population is not exhausted: " + result[2] + " of " + result[1]);
-        assertEquals(50, calls.size());
+        assertTrue(calls.values().stream().anyMatch(count -> count > 1), "devices connected more than once: " + calls);
+        assertTrue(calls.size() <= 50, "only the population's devices");
     }
 }
