@@ -13,11 +13,20 @@
 #      pipelining 100) at BENCH_OVERLOAD x
 #   5. prints one row per run (steady-state goodput / capacity is the headline) and writes target/bench/index.html:
 #      the overload curve, every run's goodput per second, and one report.html per run
-#   6. BENCH_JMH=1 only: the JMH bcrypt verify benchmark pinned like the service
+#   6. the verified-credential fast path, on a service of its own (fast path on, same pinning): the known-device
+#      reconnect storm (known-storm: BENCH_KNOWN_DEVICES devices seeded at bcrypt cost BENCH_KNOWN_COST and verified
+#      once through the service, then a closed loop at BENCH_KNOWN_USERS callers and open-model steps at
+#      BENCH_KNOWN_STEPS x the closed loop's maximum, with pgbench running the service's own credential query on the
+#      service's core through the same PgBouncer beside them), and the mixed storm (mixed-storm: 90 % known devices
+#      and 10 % never-verified ones at cost 10, at BENCH_MIXED_FACTOR x the bcrypt capacity, 8 connections x
+#      pipelining 1); both printed with their ratios and the issue's goals (compare --known-run/--pgbench/--mixed-run)
+#   7. BENCH_JMH=1 only: the JMH bcrypt verify benchmark pinned like the service
 #
 # Duration (defaults, 2 cores): build ~1.5 min + stack ~0.2 min + capacity ~0.6 min + 9 points x 72 s (+ ~7 s each
 # for seeding that point's devices, the generator's JVM start and the settle pause) + one service restart with
-# warm-up ~0.3 min = about 14-15 minutes. Every run stops by itself (--duration).
+# warm-up ~0.3 min = about 14-15 minutes; the fast path's points add ~5 minutes (service start ~0.3, seeding and the
+# verify-once pass ~0.7, closed loop ~0.4, pgbench 2 x 10 s, 4 open steps x 20 s, the mixed storm 72 s). Every run
+# stops by itself (--duration).
 #
 # Point length: the first timeouts come at request_timeout + 0.5 s; 72 s leaves 5 retry periods (5 x 12 s) after
 # them, and a steady-state window (22 s .. end) of 50 s. BENCH_POINT_DURATION shortens it for a quick look (the
@@ -35,8 +44,18 @@
 # BENCH_SETTLE [3, seconds], BENCH_DEVICES [per point: what its arrivals need, +25 %, at least 2000],
 # BENCH_REQUEST_TIMEOUT [10s, the incident's and the
 # chart's], BENCH_AUTH_CPUS [0], BENCH_LOAD_CPUS [1], BENCH_TOOL_CPUS [= BENCH_LOAD_CPUS], BENCH_JMH [0; 1 runs it],
-# BENCH_ONLY [all points; e.g. "protected-8x unprotected-8x" runs just those], SKIP_BUILD [0], AUTH_JAR and
-# LOADTEST_JAR [the built jars; point them at copies to bench a fixed build].
+# BENCH_ONLY [all points; e.g. "protected-8x unprotected-8x" or "known-storm,mixed-storm" runs just those; the
+# capacity run always runs], SKIP_BUILD [0], AUTH_JAR and LOADTEST_JAR [the built jars; point them at copies to bench
+# a fixed build].
+# The fast path's points: BENCH_FAST_PATH_KEYS [scripts/stack.sh's development key], BENCH_KNOWN_DEVICES [20000],
+# BENCH_KNOWN_COST [4], BENCH_VERIFY_USERS [4, the verify-once pass's callers], BENCH_KNOWN_USERS ["10 20": one
+# closed loop each, the best is the maximum; 10 = the service's database pool, beyond which its database lane refuses
+# with 503 overload instead of queueing], BENCH_KNOWN_POOL [64 connections x
+# pipelining 1], BENCH_KNOWN_DURATION [20s per known-storm run], BENCH_KNOWN_WARMUP [5s, not counted],
+# BENCH_KNOWN_STEPS ["0.25 0.5 0.75 1" x the closed-loop maximum] or BENCH_KNOWN_RATES [absolute arrivals/s, e.g.
+# "500 1000 2000 4000"; replaces the steps], BENCH_PGBENCH ["simple:10 extended:10", query mode:clients],
+# BENCH_PGBENCH_DURATION [10, seconds], BENCH_MIXED_FACTOR [8], BENCH_MIXED_COLD_SHARE [0.1],
+# BENCH_MIXED_DURATION [= BENCH_POINT_DURATION].
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -48,15 +67,29 @@ cd "$ROOT"
 : "${BENCH_LOADS:=1 2 4 8 12}" "${BENCH_OVERLOAD:=8}" "${BENCH_STEP_AT:=20s}" "${BENCH_SETTLE:=3}"
 : "${BENCH_DEVICES:=}" "${BENCH_REQUEST_TIMEOUT:=10s}" "${BENCH_AUTH_CPUS:=0}" "${BENCH_LOAD_CPUS:=1}"
 : "${BENCH_JMH:=0}" "${BENCH_ONLY:=}"
+BENCH_ONLY=${BENCH_ONLY//,/ }
+: "${BENCH_KNOWN_DEVICES:=20000}" "${BENCH_KNOWN_COST:=4}" "${BENCH_VERIFY_USERS:=4}" "${BENCH_KNOWN_USERS:=10 20}"
+: "${BENCH_KNOWN_POOL:=64}" "${BENCH_KNOWN_DURATION:=20s}" "${BENCH_KNOWN_WARMUP:=5s}"
+: "${BENCH_KNOWN_STEPS:=0.25 0.5 0.75 1}" "${BENCH_KNOWN_RATES:=}"
+: "${BENCH_PGBENCH:=simple:10 extended:10}" "${BENCH_PGBENCH_DURATION:=10}"
+: "${BENCH_MIXED_FACTOR:=8}" "${BENCH_MIXED_COLD_SHARE:=0.1}" "${BENCH_MIXED_DURATION:=$BENCH_POINT_DURATION}"
 # The load generator runs beside the database by default; on a machine shared with other work, BENCH_TOOL_CPUS=0,1
 # lets it float (its own lag, reported in the table, shows whether it kept up).
 : "${BENCH_TOOL_CPUS:=$BENCH_LOAD_CPUS}"
 : "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}" "${DB_NAME:=identity}"
-export PG_PORT PGBOUNCER_PORT STACK_DIR DB_USER DB_PASSWORD DB_NAME
+# auth-service connects as its own role (reads credentials, writes fast-path verifiers; stack.sh creates it and puts it
+# in PgBouncer's auth file) and migrates the schema as the owner (DB_USER), directly against PostgreSQL.
+: "${AUTH_DB_USER:=identity_auth}" "${AUTH_DB_PASSWORD:=identity-auth-local-dev}"
+export PG_PORT PGBOUNCER_PORT STACK_DIR DB_USER DB_PASSWORD DB_NAME AUTH_DB_USER AUTH_DB_PASSWORD
+# The fast path's key: the fixed development key of scripts/stack.sh (local use only). The service refuses to start
+# without a key while the fast path is on; the runs that switch it off pass it anyway (it is then unused).
+: "${BENCH_FAST_PATH_KEYS:=$(sed -n 's/^: "${FAST_PATH_KEYS:=\(.*\)}"$/\1/p' "$ROOT/scripts/stack.sh")}"
 
 : "${AUTH_JAR:=$ROOT/auth-service/target/quarkus-app/quarkus-run.jar}"
 : "${LOADTEST_JAR:=$ROOT/loadtest/target/loadtest.jar}"
 JMH_JAR=$ROOT/benchmarks/bcrypt/target/bcrypt-bench.jar
+PGBENCH_SCRIPT=$ROOT/benchmarks/pgbench/credential-select.sql
+PGBENCH=${PGBENCH:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)/pgbench}
 RUN_DIR=$STACK_DIR/run
 LOG_DIR=$STACK_DIR/log
 AUTH_PID_FILE=$RUN_DIR/bench-auth-service.pid
@@ -70,6 +103,7 @@ die() { log "error: $*"; exit 1; }
 stack() { taskset -c "$BENCH_LOAD_CPUS" "$ROOT/scripts/stack.sh" "$@" dev; }
 loadtest() { taskset -c "$BENCH_TOOL_CPUS" java -Xmx1g -jar "$LOADTEST_JAR" "$@"; }
 
+[[ -n "$BENCH_FAST_PATH_KEYS" ]] || die "no fast-path key: set BENCH_FAST_PATH_KEYS (id:base64key)"
 command -v taskset >/dev/null || die "taskset (util-linux) is needed to pin the service to its core"
 command -v curl >/dev/null || die "curl is needed"
 (( $(nproc) >= 2 )) || log "warning: fewer than 2 CPUs; the service and the load share a core"
@@ -108,12 +142,17 @@ start_auth() {
   local name=$1
   shift
   stop_auth
+  # Something else answering on the port would be measured instead (and this start would fail to bind).
+  ! curl -fsS -o /dev/null "http://127.0.0.1:$AUTH_PORT/q/health/ready" 2>/dev/null \
+    || die "127.0.0.1:$AUTH_PORT is already in use: stop what runs there or set AUTH_PORT"
   mkdir -p "$RUN_DIR" "$LOG_DIR"
   log "starting auth-service ($name) on 127.0.0.1:$AUTH_PORT, pinned to CPU $BENCH_AUTH_CPUS"
   (
     export IDENTITY_DB_HOST=127.0.0.1 IDENTITY_DB_PORT=$PGBOUNCER_PORT IDENTITY_DB_NAME=$DB_NAME
-    export IDENTITY_DB_USER=$DB_USER IDENTITY_DB_PASSWORD=$DB_PASSWORD IDENTITY_SCHEMA_PORT=$PG_PORT
-    export IDENTITY_SCHEMA_MIGRATE=true AUTH_HOST=127.0.0.1 AUTH_PORT=$AUTH_PORT
+    export IDENTITY_DB_USER=$AUTH_DB_USER IDENTITY_DB_PASSWORD=$AUTH_DB_PASSWORD IDENTITY_SCHEMA_PORT=$PG_PORT
+    export IDENTITY_SCHEMA_MIGRATE=true IDENTITY_SCHEMA_USER=$DB_USER IDENTITY_SCHEMA_PASSWORD=$DB_PASSWORD
+    export IDENTITY_AUTH_DB_USER=$AUTH_DB_USER IDENTITY_AUTH_FAST_PATH_KEYS=$BENCH_FAST_PATH_KEYS
+    export AUTH_HOST=127.0.0.1 AUTH_PORT=$AUTH_PORT
     # One line per answer would cost the pinned core more than some answers do.
     export QUARKUS_LOG_CATEGORY__IO_DEVICEIDENTITY_OUTCOME__LEVEL=WARN
     exec env "$@" taskset -c "$BENCH_AUTH_CPUS" java -Xmx512m -jar "$AUTH_JAR"
@@ -179,6 +218,191 @@ point() {
   RUNS+=(--run "$name=$BENCH_OUT/$name/summary.json")
 }
 
+# --- the fast path's points: helpers ------------------------------------------------------------------------
+# The service's Prometheus value of one series (labels included, e.g. 'x_total{result="written"}'), or the sum of
+# all series of a name without labels given; 0 when absent.
+metric() {
+  curl -fsS "http://127.0.0.1:$AUTH_PORT/q/metrics" 2>/dev/null | awk -v m="$1" '
+    $1 == m || (index(m, "{") == 0 && index($1, m "{") == 1) { sum += $2 } END { printf "%.0f\n", sum }'
+}
+metric_float() {
+  curl -fsS "http://127.0.0.1:$AUTH_PORT/q/metrics" 2>/dev/null | awk -v m="$1" '$1 == m { sum += $2 } END { printf "%.6f\n", sum }'
+}
+# A number from a run's summary.json: the first "<field>" : N after the first "<section>" key.
+summary_number() {
+  awk -v s="\"$2\"" -v f="\"$3\"" '
+    index($0, s " :") { inside = 1 } inside && index($0, f " :") { v = $0; sub(/.*: /, "", v); sub(/,$/, "", v); print v; exit }' "$1"
+}
+
+# CPU accounting around one run, from /proc: clock ticks of auth-service, of PostgreSQL (postmaster and its
+# children), of PgBouncer, of this script's children (the load generator or pgbench: includes its JVM start), and how
+# busy each core was. cpu_end prints where the time went, per answer the service gave (or per pgbench transaction).
+CLK_TCK=$(getconf CLK_TCK)
+ticks_of() {
+  local total=0 pid
+  for pid in "$@"; do
+    [[ -r /proc/$pid/stat ]] && total=$(( total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0) ))
+  done
+  echo "$total"
+}
+postgres_pids() {
+  local postmaster
+  postmaster=$(head -n 1 "$STACK_DIR/pg/postmaster.pid" 2>/dev/null) || return 0
+  echo "$postmaster" $(pgrep -P "$postmaster" 2>/dev/null)
+}
+# `times` must run in this shell (in a command substitution it would see the subshell's children only).
+children_seconds() { times >"$RUN_DIR/times.txt"; awk 'NR == 2 { gsub(/[ms]/, " "); print $1 * 60 + $2 + $3 * 60 + $4 }' "$RUN_DIR/times.txt"; }
+core_ticks() { awk -v c="cpu$1" '$1 == c { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+cpu_begin() {
+  CPU_T0=$(date +%s.%N)
+  CPU_AUTH0=$(ticks_of "$(cat "$AUTH_PID_FILE" 2>/dev/null)")
+  CPU_PG0=$(ticks_of $(postgres_pids))
+  CPU_BOUNCER0=$(ticks_of "$(cat "$RUN_DIR/pgbouncer.pid" 2>/dev/null)")
+  children_seconds >"$RUN_DIR/child0.txt"; CPU_CHILD0=$(cat "$RUN_DIR/child0.txt")
+  CPU_CORE_A0=$(core_ticks "${BENCH_AUTH_CPUS%%[,-]*}")
+  CPU_CORE_L0=$(core_ticks "${BENCH_LOAD_CPUS%%[,-]*}")
+}
+# cpu_end LABEL COUNT WHAT TOOL: COUNT answers (WHAT: "answers" or "transactions") in the span; TOOL names the child.
+cpu_end() {
+  local label=$1 count=$2 what=$3 tool=$4 line child1
+  children_seconds >"$RUN_DIR/child1.txt"; child1=$(cat "$RUN_DIR/child1.txt")
+  line=$(awk -v t0="$CPU_T0" -v t1="$(date +%s.%N)" -v hz="$CLK_TCK" -v n="$count" \
+    -v a0="$CPU_AUTH0" -v a1="$(ticks_of "$(cat "$AUTH_PID_FILE" 2>/dev/null)")" \
+    -v p0="$CPU_PG0" -v p1="$(ticks_of $(postgres_pids))" \
+    -v b0="$CPU_BOUNCER0" -v b1="$(ticks_of "$(cat "$RUN_DIR/pgbouncer.pid" 2>/dev/null)")" \
+    -v c0="$CPU_CHILD0" -v c1="$child1" \
+    -v ca0="$CPU_CORE_A0" -v ca1="$(core_ticks "${BENCH_AUTH_CPUS%%[,-]*}")" \
+    -v cl0="$CPU_CORE_L0" -v cl1="$(core_ticks "${BENCH_LOAD_CPUS%%[,-]*}")" \
+    -v acpu="$BENCH_AUTH_CPUS" -v lcpu="$BENCH_LOAD_CPUS" -v label="$label" -v what="$what" -v tool="$tool" '
+    function pct(x) { return sprintf("%.0f %%", 100 * x / wall) }
+    function per(x) { return n > 0 ? sprintf("%.0f", x * 1e6 / n) : "-" }
+    BEGIN {
+      wall = t1 - t0; split(ca0, a, " "); split(ca1, b, " "); split(cl0, c, " "); split(cl1, d, " ")
+      auth = (a1 - a0) / hz; pg = (p1 - p0) / hz; bouncer = (b1 - b0) / hz; child = c1 - c0
+      busyA = (b[2] > a[2]) ? (b[1] - a[1]) / (b[2] - a[2]) : 0; busyL = (d[2] > c[2]) ? (d[1] - c[1]) / (d[2] - c[2]) : 0
+      printf "CPU %s (%.0f s, %d %s): CPU %s busy %.0f %% (auth-service %s), CPU %s busy %.0f %% (PostgreSQL %s, PgBouncer %s, %s %s); CPU us per %s: auth-service %s, PostgreSQL %s, PgBouncer %s, %s %s%s\n",
+        label, wall, n, what, acpu, 100 * busyA, pct(auth), lcpu, 100 * busyL, pct(pg), pct(bouncer), tool, pct(child),
+        substr(what, 1, length(what) - 1), per(auth), per(pg), per(bouncer), tool, per(child),
+        tool == "pgbench" ? "" : " (with its JVM start)"
+    }')
+  NOTES+=("$line")
+  log "$line"
+}
+
+# Seeds the known devices anew (at BENCH_KNOWN_COST: only the verify-once pass pays it) and has each verified once
+# through the service, so that each has a verifier. The writes are asynchronous: waits for the queue to drain, and
+# runs a second pass (fast-path allows for the written ones, bcrypt for the rest) if some were dropped.
+prepare_known() {
+  log "known devices: seeding bench-known-1..$BENCH_KNOWN_DEVICES at bcrypt cost $BENCH_KNOWN_COST (anew)"
+  loadtest seed --replace --devices "$BENCH_KNOWN_DEVICES" --device-prefix bench-known- --shared-password "$PASSWORD" \
+    --cost "$BENCH_KNOWN_COST" --pg-url "jdbc:postgresql://127.0.0.1:$PG_PORT/$DB_NAME" --db-user "$DB_USER" \
+    --db-password "$DB_PASSWORD" >/dev/null 2>"$LOG_DIR/seed-known.log" || { cat "$LOG_DIR/seed-known.log" >&2; die "seeding failed"; }
+  local written0 bcrypt0 written=0 pass start
+  written0=$(metric 'identity_fastpath_writes_total{result="written"}')
+  bcrypt0=$(metric identity_bcrypt_duration_seconds_count)
+  start=$(date +%s)
+  for pass in 1 2; do
+    log "known devices: verify-once pass $pass ($BENCH_VERIFY_USERS callers, each device until allowed once)"
+    loadtest run "${COMMON[@]}" --devices "$BENCH_KNOWN_DEVICES" --device-prefix bench-known- \
+      --closed-loop "$BENCH_VERIFY_USERS" --pool-size "$BENCH_VERIFY_USERS" --pipelining 1 --each-device-once \
+      --duration 600s --out "$BENCH_OUT/known-verify-$pass" --label "known-verify-$pass" --progress lines \
+      >"$LOG_DIR/loadtest-known-verify-$pass.out" 2>"$LOG_DIR/loadtest-known-verify-$pass.log" \
+      || { tail -n 20 "$LOG_DIR/loadtest-known-verify-$pass.log" >&2; die "verify-once pass failed"; }
+    for _ in $(seq 1 100); do (( $(metric identity_fastpath_write_queue_depth) == 0 )) && break; sleep 0.1; done
+    written=$(( $(metric 'identity_fastpath_writes_total{result="written"}') - written0 ))
+    (( written >= BENCH_KNOWN_DEVICES )) && break
+    log "known devices: $written of $BENCH_KNOWN_DEVICES verifiers written after pass $pass"
+  done
+  KNOWN_NOTE="verify-once: $BENCH_KNOWN_DEVICES devices at bcrypt cost $BENCH_KNOWN_COST verified through the service in $(( $(date +%s) - start )) s ($pass pass(es), $(( $(metric identity_bcrypt_duration_seconds_count) - bcrypt0 )) bcrypts): $written verifiers written (identity_fastpath_writes_total{result=\"written\"}), dropped $(metric identity_fastpath_writes_dropped_total), failed $(metric 'identity_fastpath_writes_total{result="failed"}'). The cost only changes how long this pass takes: a fast-path allow does no bcrypt, whatever the cost."
+  NOTES+=("$KNOWN_NOTE")
+  log "$KNOWN_NOTE"
+}
+
+# One known-storm run through the EMQX imitation (name, then the run's own options).
+known_run() {
+  local name=$1
+  shift
+  local answers0 sum0 count0
+  answers0=$(metric identity_authn_outcomes_total)
+  sum0=$(metric_float 'http_server_requests_seconds_sum{method="POST",outcome="SUCCESS",status="200",uri="/mqtt"}')
+  count0=$(metric 'http_server_requests_seconds_count{method="POST",outcome="SUCCESS",status="200",uri="/mqtt"}')
+  cpu_begin
+  loadtest run "${COMMON[@]}" --devices "$BENCH_KNOWN_DEVICES" --device-prefix bench-known- \
+    --pool-size "$BENCH_KNOWN_POOL" --pipelining 1 --duration "$BENCH_KNOWN_DURATION" --capacity "$capacity" \
+    --out "$BENCH_OUT/$name" --label "$name" --progress lines "$@" 2>"$LOG_DIR/loadtest-$name.log" \
+    || { tail -n 20 "$LOG_DIR/loadtest-$name.log" >&2; die "$name failed"; }
+  cpu_end "$name" $(( $(metric identity_authn_outcomes_total) - answers0 )) answers "load generator"
+  local sum1 count1
+  sum1=$(metric_float 'http_server_requests_seconds_sum{method="POST",outcome="SUCCESS",status="200",uri="/mqtt"}')
+  count1=$(metric 'http_server_requests_seconds_count{method="POST",outcome="SUCCESS",status="200",uri="/mqtt"}')
+  NOTES+=("$(awk -v n="$name" -v s="$(awk -v a="$sum1" -v b="$sum0" 'BEGIN { print a - b }')" -v c=$(( count1 - count0 )) \
+    'BEGIN { if (c > 0) printf "%s: mean time inside auth-service per 200 answer (http_server_requests_seconds): %.2f ms\n", n, s * 1000 / c }')")
+  KNOWN_RUNS+=(--known-run "$name=$BENCH_OUT/$name/summary.json")
+}
+
+# pgbench select-only with the service's own credential query, pinned to the service's core(s), through the same
+# PgBouncer as identity_auth. Simple protocol: one message per query, what PgBouncer 1.18 in transaction mode is
+# best at; extended: Parse/Bind/Execute with an unnamed statement, the protocol the service's driver uses
+# (prepareThreshold=0). Prepared (named) statements cannot work through PgBouncer 1.18 in transaction mode.
+pgbench_run() {
+  local mode=$1 clients=$2 name="pgbench-$1-c$2" transactions
+  [[ -x "$PGBENCH" ]] || die "pgbench not found ($PGBENCH; set PGBENCH)"
+  log "$name: the credential query, $clients clients, 1 thread, ${BENCH_PGBENCH_DURATION}s, pinned to CPU $BENCH_AUTH_CPUS"
+  cpu_begin
+  PGPASSWORD=$AUTH_DB_PASSWORD taskset -c "$BENCH_AUTH_CPUS" "$PGBENCH" -n -M "$mode" -c "$clients" -j 1 \
+    -T "$BENCH_PGBENCH_DURATION" -D devices="$BENCH_KNOWN_DEVICES" -f "$PGBENCH_SCRIPT" -h 127.0.0.1 \
+    -p "$PGBOUNCER_PORT" -U "$AUTH_DB_USER" "$DB_NAME" >"$BENCH_OUT/$name.txt" 2>&1 \
+    || { cat "$BENCH_OUT/$name.txt" >&2; die "$name failed"; }
+  transactions=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$BENCH_OUT/$name.txt")
+  cpu_end "$name" "${transactions:-0}" transactions pgbench
+  PGBENCH_RUNS+=(--pgbench "$name=$BENCH_OUT/$name.txt")
+}
+
+known_storm() {
+  local users max=0 best rate rates=() steady
+  for users in $BENCH_KNOWN_USERS; do
+    log "known-closed-$users: closed loop, $users callers over $BENCH_KNOWN_POOL connections x pipelining 1, $BENCH_KNOWN_DURATION ($BENCH_KNOWN_WARMUP not counted)"
+    known_run "known-closed-$users" --closed-loop "$users" --warmup "$BENCH_KNOWN_WARMUP"
+    best=$(summary_number "$BENCH_OUT/known-closed-$users/summary.json" steady_state goodput)
+    max=$(awk -v a="$max" -v b="$best" 'BEGIN { print (b > a) ? b : a }')
+  done
+  for p in $BENCH_PGBENCH; do pgbench_run "${p%%:*}" "${p##*:}"; done
+  if [[ -n "$BENCH_KNOWN_RATES" ]]; then
+    rates=($BENCH_KNOWN_RATES)
+  else
+    for f in $BENCH_KNOWN_STEPS; do rates+=("$(awk -v m="$max" -v f="$f" 'BEGIN { r = int(m * f / 10 + 0.5) * 10; if (r < 10) r = 10; print r }')"); done
+  fi
+  for rate in "${rates[@]}"; do
+    log "known-open-$rate: $rate arrivals/s of known devices (each disconnects when allowed and may come back), $BENCH_KNOWN_DURATION"
+    known_run "known-open-$rate" --rate "$rate" --disconnect-after-allow --retry fixed:12s \
+      --steady-state-from "$BENCH_KNOWN_WARMUP"
+  done
+}
+
+# 90 % known devices (verified before) and 10 % cold ones (seeded now at cost 10, never verified) at
+# BENCH_MIXED_FACTOR x the bcrypt capacity, through the chart's EMQX settings (8 connections x pipelining 1), devices
+# retrying on the incident's fixed 12 s timer, the steady state as the overload points have it.
+mixed_storm() {
+  local rate cold_rate cold_devices known_share known_needed
+  rate=$(awk -v c="$capacity" -v f="$BENCH_MIXED_FACTOR" 'BEGIN { printf "%.1f", c * f }')
+  cold_rate=$(awk -v r="$rate" -v s="$BENCH_MIXED_COLD_SHARE" 'BEGIN { printf "%.2f", r * s }')
+  known_share=$(awk -v s="$BENCH_MIXED_COLD_SHARE" 'BEGIN { printf "%.6g", 1 - s }')
+  cold_devices=$(BENCH_POINT_DURATION=$BENCH_MIXED_DURATION devices_for "$cold_rate")
+  known_needed=$(BENCH_POINT_DURATION=$BENCH_MIXED_DURATION BENCH_DEVICES='' devices_for "$(awk -v r="$rate" -v k="$known_share" 'BEGIN { print r * k }')")
+  (( known_needed <= BENCH_KNOWN_DEVICES )) || log "warning: the mixed storm's known arrivals may need $known_needed devices (BENCH_KNOWN_DEVICES=$BENCH_KNOWN_DEVICES)"
+  log "mixed-storm: seeding $cold_devices cold devices bench-mixed-cold- at bcrypt cost 10 (anew, never verified)"
+  loadtest seed --replace --devices "$cold_devices" --device-prefix bench-mixed-cold- --shared-password "$PASSWORD" \
+    --pg-url "jdbc:postgresql://127.0.0.1:$PG_PORT/$DB_NAME" --db-user "$DB_USER" --db-password "$DB_PASSWORD" \
+    >/dev/null 2>"$LOG_DIR/seed-mixed-cold.log" || { cat "$LOG_DIR/seed-mixed-cold.log" >&2; die "seeding failed"; }
+  log "mixed-storm: $rate arrivals/s (${BENCH_MIXED_FACTOR}x capacity): known $known_share, cold $BENCH_MIXED_COLD_SHARE = $cold_rate/s, $BENCH_MIXED_DURATION, pool 8 x pipelining 1, retry fixed:12s"
+  loadtest run "${COMMON[@]}" --part "known:bench-known-:$BENCH_KNOWN_DEVICES:$known_share" \
+    --part "cold:bench-mixed-cold-:$cold_devices:$BENCH_MIXED_COLD_SHARE" --rate "$rate" --pool-size 8 --pipelining 1 \
+    --retry fixed:12s --duration "$BENCH_MIXED_DURATION" --capacity "$capacity" --out "$BENCH_OUT/mixed-storm" \
+    --label mixed-storm --progress lines 2>"$LOG_DIR/loadtest-mixed-storm.log" \
+    || { tail -n 20 "$LOG_DIR/loadtest-mixed-storm.log" >&2; die "mixed-storm failed"; }
+  MIXED_RUNS+=(--mixed-run "mixed-storm=$BENCH_OUT/mixed-storm/summary.json")
+}
+
 # --- 1. build -----------------------------------------------------------------------------------------------
 started=$(date +%s)
 modules=auth-service,loadtest
@@ -196,19 +420,27 @@ mkdir -p "$BENCH_OUT"
 stack db-up >/dev/null
 mkdir -p "$LOG_DIR"
 
-# Protected: the service's defaults. Unprotected: the same build with every guard of the auth path configured
-# away: no deadline, bcrypt on 64 threads at normal priority with a queue of 100 000 and no waiting-time rule (an
-# hour's allowance, an hour's interval: like hashing on request threads), no early refusal, no per-device limit, no
-# fault tolerance (bulkheads, timeouts, breaker), a 100-connection pool with a long acquisition timeout and as
-# many database threads.
-PROTECTED=()
-UNPROTECTED=(IDENTITY_OVERLOAD_DEADLINE=3600s IDENTITY_OVERLOAD_BCRYPT_CONCURRENCY=64
+# Protected: the service's defaults, with the verified-credential fast path off. Unprotected: the same build with
+# every guard of the auth path configured away: no deadline, bcrypt on 64 threads at normal priority with a queue of
+# 100 000 and no waiting-time rule (an hour's allowance, an hour's interval: like hashing on request threads), no
+# early refusal, no per-device limit, no fault tolerance (bulkheads, timeouts, breaker), a 100-connection pool with a
+# long acquisition timeout and as many database threads; fast path off too.
+#
+# Why the fast path is off for all of these: they measure bcrypt's capacity and its admission under overload. The
+# capacity loop cycles through the same 2000 devices with the same password, so with the fast path on it would
+# measure the fast path after its first pass; in the storms a device whose bcrypt succeeded but whose answer reached
+# EMQX too late (the overload case) would have a verifier written, and its retry would be a free fast-path allow
+# instead of another bcrypt. The fast path has its own points (known-storm, mixed-storm) on a service of its own.
+PROTECTED=(IDENTITY_AUTH_FAST_PATH_ENABLED=false)
+UNPROTECTED=(IDENTITY_AUTH_FAST_PATH_ENABLED=false IDENTITY_OVERLOAD_DEADLINE=3600s IDENTITY_OVERLOAD_BCRYPT_CONCURRENCY=64
              IDENTITY_OVERLOAD_BCRYPT_QUEUE=100000 IDENTITY_OVERLOAD_BCRYPT_MAX_WAIT=3600s
              IDENTITY_OVERLOAD_BCRYPT_TARGET_WAIT=3600s IDENTITY_OVERLOAD_BCRYPT_INTERVAL=3600s
              IDENTITY_OVERLOAD_BCRYPT_IDLE_PRIORITY=false IDENTITY_AUTH_ACTIVE_DEVICE_MEMORY=0s
              IDENTITY_AUTH_RATE_LIMIT_ENABLED=false
              QUARKUS_FAULT_TOLERANCE_ENABLED=false QUARKUS_DATASOURCE_JDBC_MAX_SIZE=100
              IDENTITY_OVERLOAD_DATABASE_CONCURRENCY=100 QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT=60S)
+# The fast path's points: the service's defaults, fast path on (as in production).
+FAST_PATH=(IDENTITY_AUTH_FAST_PATH_ENABLED=true)
 
 # --- 3. capacity --------------------------------------------------------------------------------------------
 # The closed loop cycles through its devices; 2000 keep each one far below the per-device limit (10 a minute).
@@ -240,19 +472,45 @@ for p in "${UNPROTECTED_POINTS[@]}"; do
   warm_up unprotected
   point "$name" "$pool" "$pipelining" "$retry" "$factor" "$step"
 done
+
+# --- 4b. the fast path's points -------------------------------------------------------------------------------
+# Their own service start: the fast path on. No warm-up of its own: the verify-once pass is one (thousands of
+# checks), and every known-storm run leaves its first BENCH_KNOWN_WARMUP out.
+KNOWN_RUNS=() PGBENCH_RUNS=() MIXED_RUNS=() NOTES=()
+if selected known-storm || selected mixed-storm; then
+  start_auth fast-path "${FAST_PATH[@]}"
+  prepare_known
+  selected known-storm && known_storm
+  selected mixed-storm && mixed_storm
+fi
 stop_auth
 
 # --- 5. the table -------------------------------------------------------------------------------------------
 stack db-down >/dev/null 2>&1 || true
 echo
-echo "Overload curve: auth-service on CPU $BENCH_AUTH_CPUS, EMQX request_timeout $BENCH_REQUEST_TIMEOUT," \
-  "$BENCH_POINT_DURATION per point; protected = defaults + 8 connections x pipelining 1 (pool-64: 64 connections);" \
-  "unprotected = protections off by configuration + pipelining 100; devices retry fixed:12s, or backoff:1s..60s" \
-  "with full jitter; step = 1x, then ${BENCH_OVERLOAD}x from $BENCH_STEP_AT"
-echo
-(( ${#RUNS[@]} > 0 )) || die "BENCH_ONLY selected no point"
-java -jar "$LOADTEST_JAR" compare --capacity "$BENCH_OUT/capacity/summary.json" "${RUNS[@]}" --out "$BENCH_OUT" \
-  | tee "$BENCH_OUT/table.txt"
+if (( ${#RUNS[@]} > 0 )); then
+  echo "Overload curve: auth-service on CPU $BENCH_AUTH_CPUS, EMQX request_timeout $BENCH_REQUEST_TIMEOUT," \
+    "$BENCH_POINT_DURATION per point; protected = defaults (fast path off) + 8 connections x pipelining 1 (pool-64:" \
+    "64 connections); unprotected = protections off by configuration + pipelining 100; devices retry fixed:12s, or" \
+    "backoff:1s..60s with full jitter; step = 1x, then ${BENCH_OVERLOAD}x from $BENCH_STEP_AT"
+  echo
+fi
+if (( ${#KNOWN_RUNS[@]} + ${#MIXED_RUNS[@]} > 0 )); then
+  echo "Fast path (on, its own service start, same pinning): known-storm runs over $BENCH_KNOWN_POOL connections x" \
+    "pipelining 1, ${BENCH_KNOWN_DURATION} each (${BENCH_KNOWN_WARMUP} not counted); open steps = devices that" \
+    "disconnect when allowed and arrive again; mixed-storm = 8 connections x pipelining 1, retry fixed:12s," \
+    "$BENCH_MIXED_DURATION; pgbench = the service's credential query (benchmarks/pgbench/credential-select.sql) through" \
+    "the same PgBouncer as $AUTH_DB_USER, pinned to CPU $BENCH_AUTH_CPUS"
+  echo
+fi
+(( ${#RUNS[@]} + ${#KNOWN_RUNS[@]} + ${#MIXED_RUNS[@]} > 0 )) || die "BENCH_ONLY selected no point"
+java -jar "$LOADTEST_JAR" compare --capacity "$BENCH_OUT/capacity/summary.json" "${RUNS[@]}" "${KNOWN_RUNS[@]}" \
+  "${PGBENCH_RUNS[@]}" "${MIXED_RUNS[@]}" --known-cost "$BENCH_KNOWN_COST" --out "$BENCH_OUT" | tee "$BENCH_OUT/table.txt"
+if (( ${#NOTES[@]} > 0 )); then
+  echo
+  echo "Fast path notes: the service on CPU $BENCH_AUTH_CPUS, PostgreSQL + PgBouncer + the load generator on CPU $BENCH_LOAD_CPUS; pgbench pinned like the service."
+  printf '%s\n' "${NOTES[@]}" | tee -a "$BENCH_OUT/table.txt"
+fi
 
 # --- 6. bcrypt verify, one core (opt-in) --------------------------------------------------------------------
 if [[ "$BENCH_JMH" == 1 ]]; then

@@ -17,6 +17,9 @@ import java.util.Map;
  */
 final class AuthServiceProcess implements AutoCloseable {
 
+    /** A fixed key for tests only (the fast path is on, as by default). */
+    static final String TEST_FAST_PATH_KEYS = "smoke-1:c21va2UtdGVzdC1vbmx5LWZhc3QtcGF0aC1rZXktMDAwMDAwMDA=";
+
     private final Process process;
     private final int port;
     private final Path log;
@@ -42,6 +45,8 @@ final class AuthServiceProcess implements AutoCloseable {
         env.put("IDENTITY_SCHEMA_MIGRATE", "true");
         env.put("IDENTITY_SCHEMA_PORT", Integer.toString(pgPort));
         env.put("QUARKUS_LOG_CATEGORY__IO_DEVICEIDENTITY_OUTCOME__LEVEL", "WARN");
+        // Its own role (identity_auth, created by the test stack) is the default; the fast path needs a key.
+        env.put("IDENTITY_AUTH_FAST_PATH_KEYS", TEST_FAST_PATH_KEYS);
         Files.createDirectories(log.getParent());
         builder.redirectErrorStream(true).redirectOutput(log.toFile());
         AuthServiceProcess service = new AuthServiceProcess(builder.start(), port, log);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -76,7 +77,9 @@ class LoadTestSmokeIT {
         assertEquals("closed-loop", closed.path("settings").path("model").asText());
         assertTrue(closed.path("totals").path("allows_in_time").asLong() >= 1, "closed loop got answers: " + closed);
 
-        double allowBefore = outcome("allow", "ok");
+        // The fast path is on (the service's default): the closed loop above verified these devices, so their
+        // allows below are fast-path allows ("verified") as often as bcrypt ones ("ok").
+        double allowBefore = outcome("allow", "ok") + outcome("allow", "verified");
         double badPasswordBefore = outcome("deny", "bad_password");
         double unknownBefore = outcome("deny", "unknown_device");
 
@@ -125,13 +128,56 @@ class LoadTestSmokeIT {
                 "PostgreSQL backends were seen: " + summary.path("database"));
 
         // The service tells the two kinds of denial apart; the tool produced both.
-        assertTrue(outcome("allow", "ok") - allowBefore >= allows, "the service counted the allows");
+        assertTrue(outcome("allow", "ok") + outcome("allow", "verified") - allowBefore >= allows,
+                "the service counted the allows");
         assertTrue(outcome("deny", "bad_password") > badPasswordBefore, "wrong passwords reached bcrypt and failed");
         assertTrue(outcome("deny", "unknown_device") > unknownBefore, "unknown devices were denied");
 
         String html = Files.readString(out.resolve("report.html"));
         assertTrue(html.contains("<canvas id=\"rates\">") && html.contains("new Chart("), "report has its charts");
         assertTrue(html.contains("\"200 allow\""), "report embeds the run's data");
+    }
+
+    /**
+     * The known-device storm's pieces: a closed-loop pass that has every device allowed once (bcrypt, a verifier
+     * written), then an open-model run over a population of two parts: the verified devices connect on their first
+     * attempt through the fast path (reason verified), never-verified ones through bcrypt, and the summary counts
+     * each part on its own.
+     */
+    @Test
+    void aPassVerifiesEveryDeviceOnceThenKnownDevicesConnectOnTheFastPath() throws Exception {
+        int known = 40;
+        PopulationSpec knownDevices = new PopulationSpec(known, "loadtest-known-", "-", "shared-smoke-pw", 0, 0, 0);
+        PopulationSpec coldDevices = new PopulationSpec(40, "loadtest-cold-", "-", "shared-smoke-pw", 0, 0, 0);
+        DeviceSeeder seeder = new DeviceSeeder(database);
+        for (PopulationSpec population : List.of(knownDevices, coldDevices)) {
+            seeder.remove(population);
+            seeder.seed(population, 4, 1);
+        }
+        assertEquals(0, LoadTest.execute("run", "--url", service.authnUrl().toString(), "--closed-loop", "2",
+                "--pool-size", "2", "--pipelining", "1", "--each-device-once", "--duration", "60s",
+                "--devices", Integer.toString(known), "--device-prefix", "loadtest-known-",
+                "--shared-password", "shared-smoke-pw", "--out", out.resolve("pass").toString(), "--label", "pass",
+                "--progress", "none"));
+        JsonNode pass = new ObjectMapper().readTree(out.resolve("pass/summary.json").toFile());
+        assertEquals(known, pass.path("totals").path("devices_connected").asLong(), "every device allowed once");
+        assertTrue(pass.path("seconds").size() < 60, "the pass ended when it was done: " + pass.path("seconds").size());
+        assertEquals(known, pass.path("totals").path("allows_in_time").asLong(), "and only once");
+
+        double verifiedBefore = outcome("allow", "verified");
+        assertEquals(0, LoadTest.execute("run", "--url", service.authnUrl().toString(), "--rate", "10",
+                "--duration", "3s", "--pool-size", "2", "--pipelining", "1", "--request-timeout", "5s",
+                "--retry", "none", "--part", "known:loadtest-known-:" + known + ":0.5",
+                "--part", "cold:loadtest-cold-:40:0.5", "--shared-password", "shared-smoke-pw",
+                "--out", out.resolve("parts").toString(), "--label", "parts", "--progress", "none"));
+        JsonNode parts = new ObjectMapper().readTree(out.resolve("parts/summary.json").toFile())
+                .path("whole_run").path("parts");
+        JsonNode knownPart = parts.path("known");
+        assertTrue(knownPart.path("first_attempts").asLong() >= 1, "known devices arrived: " + parts);
+        assertEquals(1.0, knownPart.path("first_attempt_success_share").asDouble(), "all on their first attempt");
+        assertTrue(outcome("allow", "verified") - verifiedBefore >= knownPart.path("allows").asLong(),
+                "through the fast path");
+        assertTrue(parts.path("cold").path("fresh_attempts").asLong() >= 1, "cold devices arrived too: " + parts);
     }
 
     private static double outcome(String result, String reason) throws Exception {

@@ -1,5 +1,8 @@
 package io.deviceidentity.loadtest.cli;
 
+import java.util.List;
+
+import io.deviceidentity.loadtest.devices.PopulationPart;
 import io.deviceidentity.loadtest.devices.PopulationSpec;
 import picocli.CommandLine.Option;
 
@@ -25,5 +28,13 @@ public final class PopulationOptions {
     PopulationSpec spec(double wrongPasswordShare, double unknownShare, long seed) {
         return new PopulationSpec(devices, idPrefix, passwordPrefix, sharedPassword, wrongPasswordShare, unknownShare,
                 seed);
+    }
+
+    /** With {@code parts} (none: the one part --devices/--device-prefix describe). */
+    PopulationSpec spec(List<PopulationPart> parts, double wrongPasswordShare, double unknownShare, long seed) {
+        if (parts.isEmpty()) {
+            return spec(wrongPasswordShare, unknownShare, seed);
+        }
+        return new PopulationSpec(parts, passwordPrefix, sharedPassword, wrongPasswordShare, unknownShare, seed);
     }
 }

@@ -2,9 +2,12 @@ package io.deviceidentity.loadtest.cli;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import io.deviceidentity.loadtest.devices.Durations;
+import io.deviceidentity.loadtest.devices.PopulationPart;
 import io.deviceidentity.loadtest.devices.RateSchedule;
 import io.deviceidentity.loadtest.devices.RetryPolicy;
 import io.deviceidentity.loadtest.report.ProgressLine;
@@ -14,7 +17,9 @@ import io.deviceidentity.loadtest.run.LoadRun;
 import io.deviceidentity.loadtest.run.RunSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code run}: one bounded load run against auth-service; writes summary.json and report.html. */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
@@ -60,6 +65,17 @@ public final class RunCommand implements Callable<Integer> {
                     + "is answered (capacity measurement). Use with --pipelining 1 --pool-size USERS.")
     int closedLoopUsers;
 
+    @Option(names = "--each-device-once",
+            description = "With --closed-loop: one pass over the population instead of cycling: every device until it "
+                    + "is allowed once (a failed one is tried again later, at most 5 times); the run ends when the "
+                    + "pass is done, --duration is then its limit (e.g. to have every device verified once).")
+    boolean eachDeviceOnce;
+
+    @Option(names = "--disconnect-after-allow",
+            description = "Open model: an allowed device disconnects at once and may arrive again (a reconnect storm "
+                    + "of known devices at more arrivals than devices); default: it stays connected.")
+    boolean disconnectAfterAllow;
+
     @Option(names = "--duration", defaultValue = "30s", converter = DurationConverter.class,
             description = "Run time; the run stops by itself (default: ${DEFAULT-VALUE}).")
     java.time.Duration duration;
@@ -70,6 +86,16 @@ public final class RunCommand implements Callable<Integer> {
 
     @Mixin
     PopulationOptions population;
+
+    @Option(names = "--part", paramLabel = "NAME:PREFIX:DEVICES:SHARE",
+            description = "A part of the population (repeatable; the shares add up to 1), instead of --devices and "
+                    + "--device-prefix: arrivals go to a part by its share, and the summary gives each part its own "
+                    + "figures (first-attempt success, goodput, latency). E.g. --part known:bench-known-:20000:0.9 "
+                    + "--part cold:bench-cold-:2000:0.1.")
+    List<String> parts = new ArrayList<>();
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--wrong-password-share", defaultValue = "0.0",
             description = "Share of registered devices presenting a wrong password (default: ${DEFAULT-VALUE}).")
@@ -141,6 +167,15 @@ public final class RunCommand implements Callable<Integer> {
                 p99(s.latencyAllow()), p99(s.latency503()), p99(s.latency503AtService()), s.outcomes(),
                 s.emqxQueuePeak(),
                 w.maxGeneratorLagMs(), out.resolve("report.html"));
+        if (s.parts() != null) {
+            s.parts().values().forEach(part -> System.out.printf("  %s: demand %.1f/s, goodput %.1f allows/s%s, "
+                            + "first-attempt success %s of %d, p99 allow %s ms; %s%n", part.name(), part.demand(),
+                    part.goodput(), part.goodputPerCapacity() == null ? "" : " (" + part.goodputPerCapacity()
+                            + " of capacity)",
+                    part.firstAttemptSuccessShare() == null ? "-"
+                            : String.format("%.1f %%", part.firstAttemptSuccessShare() * 100),
+                    part.firstAttempts(), p99(part.latencyAllow()), part.results()));
+        }
         return 0;
     }
 
@@ -156,8 +191,25 @@ public final class RunCommand implements Callable<Integer> {
         }
         RateSchedule schedule = stepAt == null ? RateSchedule.constant(rate) : new RateSchedule(rate, stepAt, stepRate);
         return new RunSettings(label, url, poolSize, pipelining, requestTimeout, schedule, closedLoopUsers, duration,
-                warmup, population.spec(wrongPasswordShare, unknownShare, seed), RetryPolicy.parse(retry),
-                database.access(), out, progress, steadyStateFrom, metricsUrl, capacity);
+                warmup, population.spec(parts(), wrongPasswordShare, unknownShare, seed), RetryPolicy.parse(retry),
+                database.access(), out, progress, steadyStateFrom, metricsUrl, capacity, eachDeviceOnce,
+                disconnectAfterAllow);
+    }
+
+    private List<PopulationPart> parts() {
+        if (parts.isEmpty()) {
+            return List.of();
+        }
+        picocli.CommandLine.ParseResult parsed = spec == null ? null : spec.commandLine().getParseResult();
+        if (parsed != null && (parsed.hasMatchedOption("--devices") || parsed.hasMatchedOption("--device-prefix"))) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--part describes the population: leave out --devices and --device-prefix");
+        }
+        try {
+            return parts.stream().map(PopulationPart::parse).toList();
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     /** --service-metrics: null for none. */

@@ -30,12 +30,21 @@ public final class SeedCommand implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "2", description = "Hashing threads for per-device passwords.")
     int threads;
 
+    @Option(names = "--replace",
+            description = "First delete every row whose client id starts with --device-prefix, so that the population "
+                    + "is new: hashed at --cost, with no fast-path verifier left from an earlier run.")
+    boolean replace;
+
     @Override
     public Integer call() throws Exception {
         long start = System.nanoTime();
-        int inserted = new DeviceSeeder(database.access()).seed(population.spec(0, 0, 0), cost, threads);
-        System.err.printf("seeded %d new devices (%s1..%d present) in %.1f s%n", inserted, population.idPrefix,
-                population.devices, (System.nanoTime() - start) / 1e9);
+        DeviceSeeder seeder = new DeviceSeeder(database.access());
+        var spec = population.spec(0, 0, 0);
+        int removed = replace ? seeder.remove(spec) : 0;
+        int inserted = seeder.seed(spec, cost, threads);
+        System.err.printf("seeded %d new devices (%s1..%d present, bcrypt cost %d%s) in %.1f s%n", inserted,
+                population.idPrefix, population.devices, cost, replace ? ", " + removed + " old rows deleted first" : "",
+                (System.nanoTime() - start) / 1e9);
         return 0;
     }
 }

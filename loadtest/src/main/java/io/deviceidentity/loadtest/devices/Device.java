@@ -10,13 +10,16 @@ final class Device {
     final String clientId;
     /** The EMQX request body for this device, built once: it never changes. */
     final Buffer body;
+    /** Index of the device's {@link PopulationPart} in the population (0 for unknown devices). */
+    final int part;
     State state = State.IDLE;
     int failures;
-    /** Position in the population's idle list while IDLE, for O(1) removal. */
+    /** Position in its part's idle list while IDLE, for O(1) removal. */
     int idleSlot = -1;
 
-    Device(String clientId, Buffer body) {
+    Device(String clientId, Buffer body, int part) {
         this.clientId = clientId;
         this.body = body;
+        this.part = part;
     }
 }

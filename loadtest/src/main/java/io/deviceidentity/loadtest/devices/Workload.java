@@ -1,6 +1,6 @@
 package io.deviceidentity.loadtest.devices;
 
-/** Something that drives authn calls while the run lasts. Both methods run on the event loop. */
+/** Something that drives authn calls while the run lasts. All methods run on the event loop. */
 public interface Workload {
 
     void start();
@@ -10,4 +10,9 @@ public interface Workload {
 
     /** Devices connected so far (allowed in time). */
     long connected();
+
+    /** Whether the workload has nothing left to do before the run's end (a finished pass); the run then ends early. */
+    default boolean finished() {
+        return false;
+    }
 }

@@ -15,7 +15,7 @@ import io.vertx.core.buffer.Buffer;
  * {@code pipelining} requests in flight, a random worker per request ({@code pool_type = random}, which
  * emqx_authn_http:parse_config forces). What happens to each call is {@link AuthnCall}'s rule (ehttpc 0.7.3).
  */
-public final class EmqxAuthnClient {
+public final class EmqxAuthnClient implements AuthnCalls {
 
     private final List<PipelinedWorker> workers = new ArrayList<>();
     private final long requestTimeoutNanos;
@@ -43,6 +43,7 @@ public final class EmqxAuthnClient {
     }
 
     /** Sends one authn request; {@code caller} gets exactly one result: the answer in time, or TIMEOUT. */
+    @Override
     public void authenticate(Buffer body, Consumer<Answer> caller) {
         awaitingCallers++;
         AuthnCall call = new AuthnCall(body, clock, requestTimeoutNanos, answer -> {

@@ -122,32 +122,17 @@ public final class Comparison {
     }
 
     public String table() {
-        List<List<String>> rows = rows();
-        int columns = HEADER.size();
-        int[] widths = new int[columns];
-        for (List<String> row : rows) {
-            for (int c = 0; c < columns; c++) {
-                widths[c] = Math.max(widths[c], row.get(c).length());
-            }
-        }
-        StringBuilder out = new StringBuilder();
-        for (int r = 0; r < rows.size(); r++) {
-            List<String> row = rows.get(r);
-            for (int c = 0; c < columns; c++) {
-                String cell = row.get(c);
-                out.append(c == 0 ? String.format("%-" + widths[c] + "s", cell)
-                        : "  " + String.format("%" + widths[c] + "s", cell));
-            }
-            out.append('\n');
-            if (r == 0) {
-                out.append("-".repeat(java.util.Arrays.stream(widths).sum() + 2 * (columns - 1))).append('\n');
-            }
-        }
+        StringBuilder out = new StringBuilder(TextTable.render(rows()));
         notes().forEach(note -> out.append(note).append('\n'));
         return out.toString();
     }
 
     public void write(Path directory) throws IOException {
+        write(directory, null);
+    }
+
+    /** With {@code moreTables} (the fast path's storms, plain text) shown on the page under the curve's table. */
+    public void write(Path directory, String moreTables) throws IOException {
         Files.createDirectories(directory);
         Files.writeString(directory.resolve("comparison.txt"), table(), StandardCharsets.UTF_8);
         double cap = capacity();
@@ -156,6 +141,9 @@ public final class Comparison {
         ArrayNode table = data.putArray("table");
         rows().forEach(row -> table.add(Json.MAPPER.valueToTree(row)));
         data.set("notes", Json.MAPPER.valueToTree(notes()));
+        if (moreTables != null) {
+            data.put("more_tables", moreTables);
+        }
         ObjectNode runNodes = data.putObject("runs");
         runs.forEach((label, run) -> {
             ObjectNode node = runNodes.putObject(label);

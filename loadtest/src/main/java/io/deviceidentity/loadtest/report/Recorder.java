@@ -1,6 +1,7 @@
 package io.deviceidentity.loadtest.report;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,8 +13,9 @@ import io.deviceidentity.loadtest.emqx.CallListener;
 /**
  * Counts everything the client and the devices report: per second, for the whole counted run (after the warm-up,
  * so a capacity figure does not include the JIT's first seconds) and for the steady-state window (see
- * {@link SteadyStateWindow}). The per-second series covers the whole run. Runs on the event loop only, so nothing
- * here needs to be thread-safe.
+ * {@link SteadyStateWindow}). The per-second series covers the whole run. A population of several parts also gets
+ * each part's figures from the devices' side ({@link PartSummary}) in both windows. Runs on the event loop only, so
+ * nothing here needs to be thread-safe.
  */
 public final class Recorder implements CallListener, AttemptListener {
 
@@ -22,8 +24,25 @@ public final class Recorder implements CallListener, AttemptListener {
     private final Tally steady = new Tally();
     private final LatencyHistogram wholeAdmitted = new LatencyHistogram();
     private final List<SecondStats> seconds = new ArrayList<>();
+    private final List<PartTally> wholeParts = new ArrayList<>();
+    private final List<PartTally> steadyParts = new ArrayList<>();
     private boolean counting;
     private boolean steadyState;
+
+    /** A recorder without per-part figures (a population of one part). */
+    public Recorder() {
+        this(List.of());
+    }
+
+    /** With per-part figures for these parts (by index) when there are at least two. */
+    public Recorder(List<String> partNames) {
+        if (partNames.size() > 1) {
+            for (String name : partNames) {
+                wholeParts.add(new PartTally(name));
+                steadyParts.add(new PartTally(name));
+            }
+        }
+    }
 
     /** Starts the whole-run totals (the end of the warm-up). */
     public void startCounting() {
@@ -51,19 +70,36 @@ public final class Recorder implements CallListener, AttemptListener {
         active().forEach(t -> t.offered++);
     }
 
+    /** The part tallies being counted now (none for a population of one part). */
+    private List<PartTally> activeParts(int part) {
+        if (wholeParts.isEmpty()) {
+            return List.of();
+        }
+        return counting && steadyState ? List.of(wholeParts.get(part), steadyParts.get(part))
+                : counting ? List.of(wholeParts.get(part)) : steadyState ? List.of(steadyParts.get(part)) : List.of();
+    }
+
     @Override
-    public void freshAttempt() {
+    public void freshAttempt(int part) {
         active().forEach(t -> t.fresh++);
+        activeParts(part).forEach(t -> t.fresh++);
     }
 
     @Override
-    public void retryAttempt() {
+    public void retryAttempt(int part) {
         active().forEach(t -> t.retries++);
+        activeParts(part).forEach(t -> t.retries++);
     }
 
     @Override
-    public void populationExhausted() {
+    public void populationExhausted(int part) {
         active().forEach(t -> t.exhausted++);
+        activeParts(part).forEach(t -> t.exhausted++);
+    }
+
+    @Override
+    public void attemptEnded(int part, boolean firstAttempt, Answer answer, long latencyNanos) {
+        activeParts(part).forEach(t -> t.ended(firstAttempt, answer, latencyNanos));
     }
 
     @Override
@@ -121,12 +157,12 @@ public final class Recorder implements CallListener, AttemptListener {
     }
 
     public WindowSummary steadyState(SteadyStateWindow window, Double capacity, WastedWork wasted) {
-        return summary(steady, window.startSecond(), window.endSecond(), window.rule(), window.clamped(), capacity,
-                wasted);
+        return summary(steady, steadyParts, window.startSecond(), window.endSecond(), window.rule(),
+                window.clamped(), capacity, wasted);
     }
 
     public WindowSummary wholeRun(int startSecond, int endSecond, Double capacity, WastedWork wasted) {
-        return summary(whole, startSecond, endSecond, null, false, capacity, wasted);
+        return summary(whole, wholeParts, startSecond, endSecond, null, false, capacity, wasted);
     }
 
     /** The whole run's totals (after warm-up), for {@code measuredSeconds} of counting. */
@@ -142,8 +178,8 @@ public final class Recorder implements CallListener, AttemptListener {
                 total.latency.summary(), wholeAdmitted.summary(), total.latency503.summary(), total.maxLagMs);
     }
 
-    private static WindowSummary summary(Tally t, int start, int end, String rule, boolean clamped, Double capacity,
-            WastedWork wasted) {
+    private static WindowSummary summary(Tally t, List<PartTally> parts, int start, int end, String rule,
+            boolean clamped, Double capacity, WastedWork wasted) {
         int secondsLong = Math.max(0, end - start);
         long allows = t.inTime.get("200 allow");
         double goodput = rate(allows, secondsLong);
@@ -154,11 +190,18 @@ public final class Recorder implements CallListener, AttemptListener {
         long other5xx = t.inTime.statusBetween(500, 600) + t.late.statusBetween(500, 600)
                 - t.inTime.statusBetween(503, 504) - t.late.statusBetween(503, 504);
         Double perCapacity = capacity == null || capacity <= 0 ? null : Math.round(goodput / capacity * 100) / 100.0;
+        Map<String, PartSummary> partSummaries = null;
+        if (!parts.isEmpty()) {
+            partSummaries = new LinkedHashMap<>();
+            for (PartTally part : parts) {
+                partSummaries.put(part.name, part.summary(secondsLong, capacity));
+            }
+        }
         return new WindowSummary(start, end, secondsLong, rule, clamped, goodput, perCapacity, allows,
                 rate(t.offered, secondsLong), t.offered, t.fresh, t.retries, outcomes, t.late.snapshot(),
                 t.late.total(), t.timeouts, t.expiredInQueue, other5xx, t.latencyAllow.summary(),
                 t.latency503.summary(), t.latency503Service.summary(), t.queuedPeak, t.longestQueuePeak, t.maxLagMs,
-                wasted);
+                wasted, partSummaries);
     }
 
     private static long late200(Tally t) {

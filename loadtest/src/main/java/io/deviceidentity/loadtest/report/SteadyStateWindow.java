@@ -27,6 +27,19 @@ public record SteadyStateWindow(int startSecond, int endSecond, String rule, boo
         return endSecond - startSecond;
     }
 
+    /**
+     * The window of a run that ended after {@code end} seconds, earlier than planned (a workload that finished, such
+     * as an each-device-once pass): the same start when it still lies before the end, else the last second.
+     */
+    public SteadyStateWindow endingAt(int end) {
+        if (end >= endSecond) {
+            return this;
+        }
+        int start = Math.min(startSecond, Math.max(0, end - 1));
+        return new SteadyStateWindow(start, end, rule + "; the run ended early at " + end + " s (its workload was done)",
+                clamped || start != startSecond);
+    }
+
     public static SteadyStateWindow choose(Duration duration, Duration warmup, Duration requestTimeout,
             RetryPolicy retry, RateSchedule schedule, boolean closedLoop, Duration override) {
         int end = (int) duration.toSeconds();

@@ -2,6 +2,7 @@ package io.deviceidentity.loadtest.report;
 
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
@@ -20,6 +21,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *       {@code emqx_worker_queue_peak}: the longest single worker queue.</li>
  *   <li>{@code status5xx_other}: 5xx answers other than 503, in time or late (a 500 is a bug, not a refusal).</li>
  *   <li>{@code wasted_work}: see {@link WastedWork}.</li>
+ *   <li>{@code parts}: each population part's own figures, by name (see {@link PartSummary}); only for a population
+ *       of several parts.</li>
  * </ul>
  */
 public record WindowSummary(
@@ -47,5 +50,6 @@ public record WindowSummary(
         int emqxQueuePeak,
         int emqxWorkerQueuePeak,
         long maxGeneratorLagMs,
-        WastedWork wastedWork) {
+        WastedWork wastedWork,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, PartSummary> parts) {
 }

@@ -50,12 +50,12 @@ public final class LoadRun {
     public RunSummary execute() throws IOException, InterruptedException {
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1)
                 .setBlockedThreadCheckInterval(10).setBlockedThreadCheckIntervalUnit(TimeUnit.SECONDS));
-        Recorder recorder = new Recorder();
+        DevicePopulation population = new DevicePopulation(settings.population());
+        Recorder recorder = new Recorder(population.partNames());
         ConnectionWatcher watcher = new ConnectionWatcher(vertx, settings.database());
         ProgressLine progress = new ProgressLine(console, settings.progress(), settings.label());
         String startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         CompletableFuture<RunSummary> done = new CompletableFuture<>();
-        DevicePopulation population = new DevicePopulation(settings.population());
         try {
             vertx.runOnContext(ignored -> {
                 try {
@@ -113,8 +113,10 @@ public final class LoadRun {
             client = new EmqxAuthnClient(vertx, settings.url().getHost(), port(), settings.url().getPath(),
                     settings.poolSize(), settings.pipelining(), settings.requestTimeout(), recorder);
             workload = settings.closedLoopUsers() > 0
-                    ? new ClosedLoop(client, population, settings.closedLoopUsers(), recorder)
-                    : new ConnectStorm(vertx, client, population, settings.retry(), settings.rate(), recorder);
+                    ? new ClosedLoop(client, population, settings.closedLoopUsers(),
+                            settings.eachDeviceOnce() ? ClosedLoop.Mode.EACH_ONCE : ClosedLoop.Mode.CYCLE, recorder)
+                    : new ConnectStorm(vertx, client, population, settings.retry(), settings.rate(), recorder,
+                            settings.disconnectAfterAllow());
             marks(0);
             watcher.start();
             workload.start();
@@ -154,8 +156,8 @@ public final class LoadRun {
                 SecondStats stats = recorder.closeSecond(client.inFlight(), client.queued(),
                         watcher.takeWindowPostgres(), watcher.takeWindowPgbouncer(), workload.connected(), lagMs);
                 progress.show(stats, totalSeconds);
-                if (n >= totalSeconds) {
-                    finish();
+                if (n >= totalSeconds || workload.finished()) {
+                    finish(n);
                 } else {
                     marks(n);
                     scheduleTick(n + 1);
@@ -163,19 +165,22 @@ public final class LoadRun {
             });
         }
 
-        private void finish() {
+        /** Ends the run after {@code endSecond} seconds: its duration, or earlier when the workload is done. */
+        private void finish(int endSecond) {
             workload.stop();
             vertx.cancelTimer(queueSampler);
             int pending = client.awaitingCallers();
             long connected = workload.connected();
-            var totals = recorder.totals(totalSeconds - warmupSeconds, pending, connected);
+            SteadyStateWindow steadyWindow = window.endingAt(endSecond);
+            int counted = Math.max(warmupSeconds, endSecond);
+            var totals = recorder.totals(counted - warmupSeconds, pending, connected);
             recorder.stop();
             scrape().onComplete(end -> {
                 MetricsSnapshot last = end.succeeded() ? end.result() : MetricsSnapshot.failed(String.valueOf(end.cause()));
                 RunSummary summary = new RunSummary(settings.label(), startedAt, settings.describe(),
-                        recorder.steadyState(window, settings.capacity(),
+                        recorder.steadyState(steadyWindow, settings.capacity(),
                                 wasted(atSteadyStart, last, recorder.steadyLate200())),
-                        recorder.wholeRun(warmupSeconds, totalSeconds, settings.capacity(),
+                        recorder.wholeRun(warmupSeconds, counted, settings.capacity(),
                                 wasted(atCountingStart, last, recorder.wholeLate200())),
                         totals,
                         new RunSummary.DatabasePeaks(watcher.peakPostgres(), watcher.peakPgbouncer(), watcher.problem()),

@@ -18,6 +18,9 @@ import io.deviceidentity.loadtest.report.ProgressLine;
  * otherwise devices arrive on the {@code rate} schedule. {@code steadyStateFrom} overrides the steady-state rule
  * (null: {@link io.deviceidentity.loadtest.report.SteadyStateWindow}); {@code serviceMetrics} is the service's
  * Prometheus endpoint (null: not scraped); {@code capacity} (allows/s, null if unknown) scales goodput.
+ * {@code eachDeviceOnce}: the closed loop makes one pass over the population and the run ends when it is done
+ * ({@link io.deviceidentity.loadtest.devices.ClosedLoop.Mode#EACH_ONCE}); {@code disconnectAfterAllow}: in the open
+ * model an allowed device is idle again at once and may arrive again (a reconnect storm).
  */
 public record RunSettings(
         String label,
@@ -36,7 +39,9 @@ public record RunSettings(
         ProgressLine.Mode progress,
         Duration steadyStateFrom,
         URI serviceMetrics,
-        Double capacity) {
+        Double capacity,
+        boolean eachDeviceOnce,
+        boolean disconnectAfterAllow) {
 
     public RunSettings {
         if (duration.compareTo(warmup) <= 0) {
@@ -48,15 +53,24 @@ public record RunSettings(
         if (!"http".equals(url.getScheme())) {
             throw new IllegalArgumentException("--url must be an http:// URL");
         }
+        if (eachDeviceOnce && closedLoopUsers < 1) {
+            throw new IllegalArgumentException("--each-device-once is a closed-loop pass: use it with --closed-loop");
+        }
+        if (disconnectAfterAllow && closedLoopUsers > 0) {
+            throw new IllegalArgumentException("--disconnect-after-allow is for the open model (a closed loop cycles anyway)");
+        }
     }
 
     /** What summary.json records about the run (no passwords). */
-    Map<String, Object> describe() {
+    public Map<String, Object> describe() {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("url", url.toString());
         d.put("model", closedLoopUsers > 0 ? "closed-loop" : "open");
         if (closedLoopUsers > 0) {
             d.put("closed_loop_users", closedLoopUsers);
+            if (eachDeviceOnce) {
+                d.put("each_device_once", true);
+            }
         } else {
             d.put("rate", rate.rate());
             if (rate.hasStep()) {
@@ -64,6 +78,9 @@ public record RunSettings(
                 d.put("step_rate", rate.stepRate());
             }
             d.put("retry", retry.describe());
+            if (disconnectAfterAllow) {
+                d.put("disconnect_after_allow", true);
+            }
         }
         d.put("pool_size", poolSize);
         d.put("pipelining", pipelining);
@@ -71,6 +88,12 @@ public record RunSettings(
         d.put("duration", Durations.format(duration));
         d.put("warmup", Durations.format(warmup));
         d.put("devices", population.devices());
+        if (population.hasParts()) {
+            Map<String, Object> parts = new LinkedHashMap<>();
+            population.parts().forEach(part -> parts.put(part.name(),
+                    Map.of("id_prefix", part.idPrefix(), "devices", part.devices(), "share", part.share())));
+            d.put("parts", parts);
+        }
         d.put("wrong_password_share", population.wrongPasswordShare());
         d.put("unknown_share", population.unknownShare());
         d.put("service_metrics", serviceMetrics == null ? "none" : serviceMetrics.toString());

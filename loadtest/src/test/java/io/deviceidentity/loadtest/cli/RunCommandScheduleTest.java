@@ -4,13 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import io.deviceidentity.loadtest.LoadTest;
+import io.deviceidentity.loadtest.devices.PopulationPart;
 import io.deviceidentity.loadtest.devices.RateSchedule;
 import io.deviceidentity.loadtest.run.RunSettings;
 import picocli.CommandLine;
@@ -62,5 +66,40 @@ class RunCommandScheduleTest {
                 .settings(null);
         assertEquals(Duration.ofSeconds(30), settings.steadyStateFrom());
         assertEquals(14.5, settings.capacity());
+    }
+
+    @Test
+    void partsDescribeThePopulationAndReachTheSummarySettings() {
+        RunSettings settings = parse("--part", "known:bench-known-:20000:0.9", "--part", "cold:bench-cold-:2000:0.1",
+                "--shared-password", "pw", "--rate", "100").settings(null);
+        assertEquals(22000, settings.population().devices());
+        assertEquals(List.of(new PopulationPart("known", "bench-known-", 20000, 0.9),
+                new PopulationPart("cold", "bench-cold-", 2000, 0.1)), settings.population().parts());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> parts = (Map<String, Object>) settings.describe().get("parts");
+        assertEquals(Map.of("id_prefix", "bench-cold-", "devices", 2000, "share", 0.1), parts.get("cold"));
+    }
+
+    @Test
+    void partsReplaceDevicesAndPrefixAndTheirSharesAddUp() {
+        assertThrows(CommandLine.ParameterException.class,
+                () -> parse("--devices", "10", "--part", "a:a-:10:1").settings(null));
+        assertThrows(IllegalArgumentException.class,
+                () -> parse("--part", "a:a-:10:0.5", "--part", "b:b-:10:0.4").settings(null));
+        assertThrows(CommandLine.ParameterException.class, () -> parse("--part", "a:a-:10").settings(null));
+        assertNull(parse("--devices", "10").settings(null).describe().get("parts"), "one part: no parts in settings");
+    }
+
+    @Test
+    void theEachOncePassIsAClosedLoopAndReconnectingIsOpenModel() {
+        RunSettings pass = parse("--closed-loop", "4", "--each-device-once").settings(null);
+        assertTrue(pass.eachDeviceOnce());
+        assertEquals(true, pass.describe().get("each_device_once"));
+        assertThrows(IllegalArgumentException.class, () -> parse("--each-device-once").settings(null));
+        RunSettings storm = parse("--rate", "1000", "--disconnect-after-allow").settings(null);
+        assertTrue(storm.disconnectAfterAllow());
+        assertEquals(true, storm.describe().get("disconnect_after_allow"));
+        assertThrows(IllegalArgumentException.class,
+                () -> parse("--closed-loop", "4", "--disconnect-after-allow").settings(null));
     }
 }

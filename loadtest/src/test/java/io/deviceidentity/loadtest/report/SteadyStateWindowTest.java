@@ -59,4 +59,19 @@ class SteadyStateWindowTest {
         assertEquals(30, SteadyStateWindow.choose(Duration.ofSeconds(90), Duration.ZERO, TEN,
                 RetryPolicy.parse("fixed:12s"), RateSchedule.constant(1), false, Duration.ofSeconds(30)).startSecond());
     }
+
+    @Test
+    void aRunThatEndsEarlyKeepsItsWindowUpToItsLastSecond() {
+        SteadyStateWindow pass = SteadyStateWindow.choose(Duration.ofSeconds(180), Duration.ZERO, TEN,
+                RetryPolicy.parse("none"), null, true, null);
+        SteadyStateWindow ended = pass.endingAt(40);
+        assertEquals(0, ended.startSecond());
+        assertEquals(40, ended.endSecond());
+        assertFalse(ended.clamped());
+        assertTrue(ended.rule().contains("ended early at 40 s"), ended.rule());
+        assertEquals(pass, pass.endingAt(180), "a run that lasted its duration keeps its window");
+        SteadyStateWindow late = open(90, "fixed:12s", RateSchedule.constant(100)).endingAt(10);
+        assertEquals(9, late.startSecond(), "a start after the early end moves to the last second");
+        assertTrue(late.clamped());
+    }
 }
