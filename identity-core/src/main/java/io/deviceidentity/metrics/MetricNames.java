@@ -52,6 +52,9 @@ public final class MetricNames {
     public static final String DATABASE_ACTIVE = "identity.database.active";
     public static final String DATABASE_CONCURRENCY = "identity.database.concurrency";
     public static final String DATABASE_REFUSED = "identity.database.refused";
+    /** Gauge of database steps waiting for a thread, and timer of how long they waited. */
+    public static final String DATABASE_QUEUE_DEPTH = "identity.database.queue.depth";
+    public static final String DATABASE_QUEUE_WAIT = "identity.database.queue.wait";
 
     public static final String TAG_RESULT = "result";
     public static final String TAG_REASON = "reason";

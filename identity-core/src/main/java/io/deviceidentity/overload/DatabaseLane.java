@@ -1,6 +1,7 @@
 package io.deviceidentity.overload;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -8,6 +9,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,11 +23,17 @@ import io.deviceidentity.metrics.MetricNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.Startup;
 
 /**
- * Runs the blocking database step of a request (one pooled connection, one statement) on threads of its own, with
- * <strong>no queue</strong>: a request either gets a thread now or is answered 503 {@code overload} at once.
+ * Runs the blocking database step of a request (one pooled connection, one statement) on threads of its own, behind
+ * a queue bounded by <strong>waiting time</strong> ({@code identity.overload.database.max-wait}, 25 ms): a request
+ * either gets a thread within that time or is answered 503 {@code overload}, at once when its wait can be foreseen.
+ * A step takes about a millisecond, so the short wait absorbs the bursts of a fast-path storm (many EMQX connections
+ * behind a few pooled ones) that refusing would turn into retries; it is refused at once when the expected wait (the
+ * steps ahead ÷ threads × the measured step time) exceeds it, or when no step has finished for that long (a stalled
+ * database: estimates from before the stall would be wrong), and refused without running when it waited longer.
  *
  * <p>Why not the Vert.x worker pool: its queue is unbounded and invisible, so under a storm requests would wait there
  * for seconds, with their deadline running, before being refused. One thread per pooled connection is enough: a
@@ -43,55 +52,94 @@ public class DatabaseLane {
         T run() throws SQLException;
     }
 
+    /** Starting estimate of one step, replaced by a moving average of measured ones. */
+    private static final long INITIAL_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
     private final int concurrency;
+    private final long maxWaitNanos;
+    private final int queueCap;
+    private final LongSupplier clock;
     private final ThreadPoolExecutor executor;
     private final Semaphore permits;
     private final AtomicInteger active = new AtomicInteger();
+    private final AtomicInteger inLane = new AtomicInteger();
+    private final AtomicLong stepNanos = new AtomicLong(INITIAL_STEP_NANOS);
+    private final AtomicLong lastFinished;
     private final Counter refused;
+    private final Timer queueWait;
 
     @Inject
     public DatabaseLane(OverloadConfig config, MeterRegistry registry,
             @ConfigProperty(name = "quarkus.datasource.jdbc.max-size", defaultValue = "20") int poolMaxSize) {
-        this(config.database().concurrency().orElse(poolMaxSize), registry);
+        this(config.database().concurrency().orElse(poolMaxSize), config.database().maxWait(),
+                config.database().queue(), System::nanoTime, registry);
     }
 
+    /** Without a queue: all threads busy means refused at once. */
     DatabaseLane(int concurrency, MeterRegistry registry) {
+        this(concurrency, Duration.ZERO, 0, System::nanoTime, registry);
+    }
+
+    DatabaseLane(int concurrency, Duration maxWait, int queueCap, LongSupplier clock, MeterRegistry registry) {
         if (concurrency < 1) {
             throw new IllegalArgumentException("identity.overload.database.concurrency must be at least 1");
         }
         this.concurrency = concurrency;
-        this.permits = new Semaphore(concurrency);
-        // A step enters the executor's queue only with a permit, one per thread: it is taken by a free thread at
-        // once. (A SynchronousQueue would refuse spuriously while a thread that just finished is not yet polling.)
+        this.maxWaitNanos = maxWait.toNanos();
+        this.queueCap = maxWaitNanos > 0 ? Math.max(0, queueCap) : 0;
+        this.clock = clock;
+        this.lastFinished = new AtomicLong(clock.getAsLong());
+        this.permits = new Semaphore(concurrency + this.queueCap);
+        // A step enters the executor's queue only with a permit, so the queue never refuses: what waits is bounded
+        // by the permits and by the waiting-time rule. (A SynchronousQueue would refuse spuriously while a thread that
+        // just finished is not yet polling.)
         this.executor = new ThreadPoolExecutor(concurrency, concurrency, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(concurrency), ServiceThreads.named("database"));
+                new ArrayBlockingQueue<>(concurrency + this.queueCap), ServiceThreads.named("database"));
         executor.prestartAllCoreThreads();
+        this.queueWait = Timer.builder(MetricNames.DATABASE_QUEUE_WAIT)
+                .description("how long database steps waited for a thread").register(registry);
+        Gauge.builder(MetricNames.DATABASE_QUEUE_DEPTH, this, DatabaseLane::waiting)
+                .description("database steps waiting for a thread").register(registry);
         this.refused = Counter.builder(MetricNames.DATABASE_REFUSED)
                 .description("requests refused with 503 overload because every database thread was busy")
                 .register(registry);
         Gauge.builder(MetricNames.DATABASE_ACTIVE, active, AtomicInteger::get)
                 .description("database steps running").register(registry);
         Gauge.builder(MetricNames.DATABASE_CONCURRENCY, this, DatabaseLane::concurrency)
-                .description("threads for database steps (no queue)").register(registry);
-        LOG.infof("database steps: %d threads, no queue", concurrency);
+                .description("threads for database steps").register(registry);
+        LOG.infof("database steps: %d threads, waiting at most %d ms (at most %d waiting)", concurrency,
+                TimeUnit.NANOSECONDS.toMillis(maxWaitNanos), this.queueCap);
     }
 
     /**
-     * Runs {@code step} on a free lane thread, or fails at once with {@code overload} when there is none. A step
-     * whose deadline has passed by the time it starts is not run ({@code deadline}).
+     * Runs {@code step} on a lane thread, or fails with {@code overload} when it cannot get one within the allowed
+     * wait (at once when that can be foreseen). A step whose deadline has passed by the time it starts is not run
+     * ({@code deadline}).
      */
     public <T> CompletableFuture<T> run(Deadline deadline, Step<T> step) {
-        if (!permits.tryAcquire()) {
+        String refusal = admissionRefusal();
+        if (refusal != null || !permits.tryAcquire()) {
             refused.increment();
             return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
-                    "every database thread is busy"));
+                    refusal != null ? refusal : "every database thread is busy and no more may wait"));
         }
+        inLane.incrementAndGet();
+        long queuedAt = clock.getAsLong();
         CompletableFuture<T> result = new CompletableFuture<>();
         try {
             executor.execute(() -> {
                 active.incrementAndGet();
+                long startedAt = clock.getAsLong();
+                boolean ran = false;
                 try {
+                    long waited = startedAt - queuedAt;
+                    queueWait.record(waited, TimeUnit.NANOSECONDS);
+                    if (waited > maxWaitNanos && maxWaitNanos > 0) {
+                        refused.increment();
+                        throw ServiceUnavailableException.overload("waited too long for a database thread");
+                    }
                     deadline.check();
+                    ran = true;
                     result.complete(step.run());
                 } catch (SQLException | RuntimeException failure) {
                     result.completeExceptionally(BackendFailures.classify(failure));
@@ -99,19 +147,50 @@ public class DatabaseLane {
                     result.completeExceptionally(fatal);
                     throw fatal;
                 } finally {
+                    long finished = clock.getAsLong();
+                    long took = finished - startedAt;
+                    if (ran) {
+                        // Moving average over about ten steps, as the bcrypt executor keeps for hashes.
+                        stepNanos.accumulateAndGet(took, (average, sample) -> average + (sample - average) / 10);
+                    }
+                    lastFinished.set(finished);
                     active.decrementAndGet();
+                    inLane.decrementAndGet();
                     permits.release();
                 }
             });
         } catch (RejectedExecutionException shutDown) {
+            inLane.decrementAndGet();
             permits.release();
             return CompletableFuture.failedFuture(ServiceUnavailableException.overload("the service is stopping"));
         }
         return result;
     }
 
+    /** Why a request may not even wait right now, or null when it may run or wait. */
+    private String admissionRefusal() {
+        int ahead = inLane.get() - concurrency;
+        if (ahead < 0) {
+            return null; // a thread is free
+        }
+        if (queueCap == 0) {
+            return "every database thread is busy";
+        }
+        if (clock.getAsLong() - lastFinished.get() > maxWaitNanos) {
+            return "every database thread is busy and none has finished a step lately";
+        }
+        long expectedWait = (ahead / concurrency + 1) * stepNanos.get();
+        return expectedWait > maxWaitNanos ? "the database steps ahead would not finish within the allowed wait"
+                : null;
+    }
+
     public int concurrency() {
         return concurrency;
+    }
+
+    /** Steps admitted and not yet running. */
+    public int waiting() {
+        return Math.max(0, inLane.get() - active.get());
     }
 
     @PreDestroy

@@ -2,6 +2,7 @@ package io.deviceidentity.overload;
 
 import static io.deviceidentity.overload.Refusals.reasonOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.SQLException;
@@ -10,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -64,6 +66,89 @@ class DatabaseLaneTest {
 
         assertEquals(UnavailableReason.DEADLINE, reasonOf(late));
         assertEquals(0, ran.get());
+    }
+
+    @Test
+    void withAShortQueueARequestWaitsForAThreadAndRunsWhenOneFrees() throws Exception {
+        AtomicLong now = new AtomicLong();
+        DatabaseLane queued = new DatabaseLane(1, Duration.ofMillis(25), 10, now::get, registry);
+        try {
+            CountDownLatch running = new CountDownLatch(1);
+            CompletableFuture<Boolean> first = queued.run(far(), () -> hold(running));
+            assertTrue(running.await(5, TimeUnit.SECONDS));
+
+            CompletableFuture<String> second = queued.run(far(), () -> "ran");
+
+            assertFalse(second.isDone(), "waiting, not refused");
+            assertEquals(1, queued.waiting());
+            release.countDown();
+            assertTrue(first.get(5, TimeUnit.SECONDS));
+            assertEquals("ran", second.get(5, TimeUnit.SECONDS));
+        } finally {
+            queued.shutdown();
+        }
+    }
+
+    @Test
+    void aRequestWhoseForeseenWaitExceedsTheAllowanceIsRefusedAtOnce() throws Exception {
+        AtomicLong now = new AtomicLong();
+        // Steps are estimated at 2 ms until measured: with one thread busy, two may wait within 5 ms, not three.
+        DatabaseLane queued = new DatabaseLane(1, Duration.ofMillis(5), 10, now::get, registry);
+        try {
+            CountDownLatch running = new CountDownLatch(1);
+            queued.run(far(), () -> hold(running));
+            assertTrue(running.await(5, TimeUnit.SECONDS));
+            assertFalse(queued.run(far(), () -> 1).isDone());
+            assertFalse(queued.run(far(), () -> 2).isDone());
+
+            CompletableFuture<Integer> third = queued.run(far(), () -> 3);
+
+            assertEquals(UnavailableReason.OVERLOAD, reasonOf(third));
+        } finally {
+            release.countDown();
+            queued.shutdown();
+        }
+    }
+
+    @Test
+    void aStalledLaneRefusesAtOnceInsteadOfQueueing() throws Exception {
+        AtomicLong now = new AtomicLong();
+        DatabaseLane queued = new DatabaseLane(1, Duration.ofMillis(25), 10, now::get, registry);
+        try {
+            CountDownLatch running = new CountDownLatch(1);
+            queued.run(far(), () -> hold(running));
+            assertTrue(running.await(5, TimeUnit.SECONDS));
+            now.addAndGet(TimeUnit.MILLISECONDS.toNanos(30)); // no step has finished for longer than the allowance
+
+            CompletableFuture<Integer> refused = queued.run(far(), () -> 1);
+
+            assertEquals(UnavailableReason.OVERLOAD, reasonOf(refused));
+        } finally {
+            release.countDown();
+            queued.shutdown();
+        }
+    }
+
+    @Test
+    void aStepThatWaitedLongerThanTheAllowanceIsRefusedWithoutRunning() throws Exception {
+        AtomicLong now = new AtomicLong();
+        DatabaseLane queued = new DatabaseLane(1, Duration.ofMillis(25), 10, now::get, registry);
+        try {
+            CountDownLatch running = new CountDownLatch(1);
+            CompletableFuture<Boolean> first = queued.run(far(), () -> hold(running));
+            assertTrue(running.await(5, TimeUnit.SECONDS));
+            AtomicInteger ran = new AtomicInteger();
+            CompletableFuture<Integer> late = queued.run(far(), ran::incrementAndGet);
+            now.addAndGet(TimeUnit.MILLISECONDS.toNanos(30));
+
+            release.countDown();
+            first.get(5, TimeUnit.SECONDS);
+
+            assertEquals(UnavailableReason.OVERLOAD, reasonOf(late));
+            assertEquals(0, ran.get());
+        } finally {
+            queued.shutdown();
+        }
     }
 
     private boolean hold(CountDownLatch running) {

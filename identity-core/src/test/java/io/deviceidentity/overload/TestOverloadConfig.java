@@ -66,6 +66,21 @@ record TestOverloadConfig(Duration deadline, int concurrency, OptionalInt queue,
 
     @Override
     public Database database() {
-        return OptionalInt::empty;
+        return new Database() {
+            @Override
+            public OptionalInt concurrency() {
+                return OptionalInt.empty();
+            }
+
+            @Override
+            public Duration maxWait() {
+                return Duration.ZERO;
+            }
+
+            @Override
+            public int queue() {
+                return 0;
+            }
+        };
     }
 }
