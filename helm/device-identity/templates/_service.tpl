@@ -58,7 +58,7 @@ data:
 
 {{/* Secrets the pods read at start; tokens from an existingSecret are the owner's to roll. */}}
 {{- define "device-identity.service.secretChecksum" -}}
-{{- $secrets := list (include "device-identity.dbPassword" .root) -}}
+{{- $secrets := list (include "device-identity.dbPasswordChecksum" .root) -}}
 {{- if and (eq .component "registration-service") (not .root.Values.registrationService.existingSecret) -}}
 {{- $secrets = append $secrets (include "device-identity.registrationTokens" .root) -}}
 {{- end -}}
@@ -125,8 +125,8 @@ spec:
             - name: IDENTITY_DB_PASSWORD
               valueFrom:
                 secretKeyRef:
-                  name: {{ include "device-identity.dbSecretName" $root }}
-                  key: password
+                  name: {{ include "device-identity.dbPasswordSecretName" $root }}
+                  key: {{ include "device-identity.dbPasswordSecretKey" $root }}
             {{- if eq .component "registration-service" }}
             - name: REGISTRATION_TOKENS
               valueFrom:
