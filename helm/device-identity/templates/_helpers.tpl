@@ -239,7 +239,7 @@ not from the deadline: ceil(maxWait / bcrypt.millis) x concurrency, the services
 {{- end -}}
 
 {{/*
-EMQX's authn in-flight capacity against what the auth tier admits (DESIGN.md §8). Returns JSON:
+EMQX's authn in-flight capacity against what the auth tier admits (README "The values that matter"). Returns JSON:
   nodes, pipelining, headroomPercent, maxReplicas, perReplica (concurrency + queue), admitted (maxReplicas x
   perReplica), required (ceil(admitted x (100 + headroomPercent) / 100)), poolSize (emqx.authn.poolSize, or when
   empty ceil(required / (nodes x pipelining))), derived (bool), inflight (nodes x poolSize x pipelining)

@@ -60,7 +60,7 @@ fails with all of them at once (templates/validate.yaml). README "Kubernetes" li
 {{- end -}}
 
 {{/*
-4. In-flight authn (DESIGN.md §3, §8): what EMQX can send at once must be LARGER than what the auth tier admits at the
+4. In-flight authn (README "Overload control", "The values that matter"): what EMQX can send at once must be LARGER than what the auth tier admits at the
 largest replica count the HPA may choose, plus headroom for the refused requests in flight. If EMQX could send no
 more than the service admits, the excess would wait in EMQX's own unbounded per-connection FIFO, where EMQX's
 request_timeout (its clock starts in that queue) runs out and the answers arrive too late to be read; with more, the
