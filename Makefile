@@ -88,6 +88,12 @@ load:
 storm:
 	k8s/kind.sh storm
 
+## qos2-probe: the MQTT QoS 2 probe Job across two EMQX pods, with the auth checks (fails on a lost or duplicated
+## message or a failed check); its JSON summary goes to target/k8s-report/qos2-probe.json
+.PHONY: qos2-probe
+qos2-probe:
+	k8s/kind.sh qos2-probe
+
 ## kind-down: delete the kind cluster
 kind-down:
 	k8s/kind.sh down

@@ -5,6 +5,9 @@
 #   k8s/kind.sh up         create the cluster if missing, build + load the images, helm install, helm test
 #   k8s/kind.sh load       run the load generator Job (k8s/jobs/loadtest-job.yaml) and copy its report to REPORT_DIR
 #   k8s/kind.sh storm      seed bench devices and run the emqtt-bench connection storm (k8s/jobs/emqtt-bench-conn-job.yaml)
+#   k8s/kind.sh qos2-probe build + load the probe's image, run the MQTT QoS 2 probe Job (k8s/jobs/qos2-probe-job.yaml)
+#                          across two EMQX pods with the auth checks; its JSON goes to REPORT_DIR/qos2-probe.json and
+#                          the command fails when the probe does (a lost/duplicated message or a failed auth check)
 #   k8s/kind.sh down       delete the kind cluster
 #
 # Environment: CLUSTER_TOOL=kind|minikube (kind), CLUSTER (device-identity; kind-action in CI names it
@@ -166,6 +169,43 @@ storm() {
   kubectl -n "$NAMESPACE" logs -l "job-name=$job" --prefix --tail=20 || true
 }
 
+# The QoS 2 probe: its own image (built here, so the images/up steps stay as they are), then its Job. The Job's
+# exit code is the verdict: the function waits for Complete or Failed and fails with the Job.
+qos2_probe() {
+  need docker kubectl
+  local job=device-identity-qos2-probe image="device-identity/qos2-probe:$VERSION" pod status=""
+  if [[ "${SKIP_BUILD:-0}" != 1 || ! -f "$ROOT/qos2-probe/target/qos2-probe.jar" ]]; then
+    log "building the probe's jar (mvn -DskipTests package -pl qos2-probe)"
+    (cd "$ROOT" && mvn -B -q -DskipTests package -pl qos2-probe)
+  fi
+  log "building $image"
+  docker build -q -f "$ROOT/qos2-probe/Dockerfile" -t "$image" "$ROOT/qos2-probe" >/dev/null
+  case "$CLUSTER_TOOL" in
+    kind) kind load docker-image "$image" --name "$CLUSTER" ;;
+    minikube) minikube -p "$CLUSTER" image load "$image" ;;
+    *) die "CLUSTER_TOOL must be kind or minikube" ;;
+  esac
+  kubectl -n "$NAMESPACE" delete job "$job" --ignore-not-found >/dev/null
+  kubectl -n "$NAMESPACE" apply -f "$ROOT/k8s/jobs/qos2-probe-job.yaml"
+  log "QoS 2 probe running (kubectl -n $NAMESPACE logs -f job/$job)"
+  for _ in $(seq 1 150); do
+    status=$(kubectl -n "$NAMESPACE" get job "$job" \
+      -o jsonpath='{range .status.conditions[?(@.status=="True")]}{.type}{" "}{end}' 2>/dev/null || true)
+    [[ "$status" == *Complete* || "$status" == *Failed* ]] && break
+    sleep 5
+  done
+  pod=$(kubectl -n "$NAMESPACE" get pods -l "job-name=$job" -o jsonpath='{.items[0].metadata.name}' 2>/dev/null || true)
+  mkdir -p "$REPORT_DIR"
+  if [[ -n "$pod" ]]; then
+    kubectl -n "$NAMESPACE" logs "$pod" -c qos2-probe >"$REPORT_DIR/qos2-probe.log" 2>&1 || true
+    cat "$REPORT_DIR/qos2-probe.log" >&2
+    # stdout's JSON summary is the block from a line "{" to a line "}"; progress lines are around it.
+    sed -n '/^{$/,/^}$/p' "$REPORT_DIR/qos2-probe.log" >"$REPORT_DIR/qos2-probe.json"
+  fi
+  [[ "$status" == *Complete* ]] || die "QoS 2 probe: ${status:-no verdict in time} (see $REPORT_DIR/qos2-probe.json)"
+  log "QoS 2 probe: every message exactly once, auth checks held ($REPORT_DIR/qos2-probe.json)"
+}
+
 down() {
   case "$CLUSTER_TOOL" in
     kind) kind delete cluster --name "$CLUSTER" ;;
@@ -178,6 +218,7 @@ case "$COMMAND" in
   up) up ;;
   load) load ;;
   storm) storm ;;
+  qos2-probe) qos2_probe ;;
   down) down ;;
   *) sed -n '2,20p' "$0" >&2; exit 2 ;;
 esac

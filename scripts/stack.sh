@@ -15,7 +15,8 @@
 # so). The services bind BIND_HOST (127.0.0.1; 0.0.0.0 for an EMQX in a container). EXTERNAL_DB=1 uses an existing
 # PostgreSQL instead of the bundled one: DB_HOST/DB_PORT (what the services query: PgBouncer or PostgreSQL),
 # DB_SCHEMA_HOST/DB_SCHEMA_PORT (PostgreSQL itself, for the migration; default DB_HOST/DB_PORT), DB_NAME, DB_USER,
-# DB_PASSWORD. REGISTRATION_TOKENS (comma-separated) sets registration-service's accepted tokens.
+# DB_PASSWORD, and auth-service's role AUTH_DB_USER/AUTH_DB_PASSWORD. REGISTRATION_TOKENS (comma-separated) sets
+# registration-service's accepted tokens.
 #
 # Profiles keep `make up` and `make test` apart: dev uses ports 55432/56432, test 55433/56433 (all overridable:
 # PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT). State lives under .local/<profile>/ (STACK_DIR; under
@@ -34,9 +35,14 @@ case "$PROFILE" in
 esac
 : "${AUTH_PORT:=8081}" "${REGISTRATION_PORT:=8082}" "${DEMO_DEVICES:=100}" "${BIND_HOST:=127.0.0.1}"
 : "${DB_NAME:=identity}" "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}" "${EXTERNAL_DB:=0}"
+# auth-service's own role (reads credentials, writes fast-path verifiers; the V2 migration grants exactly that).
+: "${AUTH_DB_USER:=identity_auth}" "${AUTH_DB_PASSWORD:=identity-auth-local-dev}"
+# The fast path's key for local use only: fixed so that verifiers survive `make down`/`make up`; anyone reading this
+# file has it, so never use it outside this machine (the chart generates a random one into a Secret).
+: "${FAST_PATH_KEYS:=dev-1:ZGV2ZWxvcG1lbnQtb25seS1mYXN0LXBhdGgta2V5LW5vdC1hLXNlY3JldA==}"
 # Where the services query (PgBouncer) and migrate (PostgreSQL itself): the bundled ones unless EXTERNAL_DB=1.
 if [[ "$EXTERNAL_DB" == 1 ]]; then
-  : "${DB_HOST:?EXTERNAL_DB=1 needs DB_HOST (and DB_PORT, DB_PASSWORD; see README \"Your own PostgreSQL\")}"
+  : "${DB_HOST:?EXTERNAL_DB=1 needs DB_HOST (and DB_PORT, DB_PASSWORD, AUTH_DB_PASSWORD; see README \"Your own PostgreSQL\")}"
   : "${DB_PORT:=5432}"
 else
   DB_HOST=127.0.0.1 DB_PORT=$PGBOUNCER_PORT DB_SCHEMA_HOST=127.0.0.1 DB_SCHEMA_PORT=$PG_PORT
@@ -118,6 +124,8 @@ start_postgres() {
   psql_admin -d postgres <<SQL
 SELECT format('CREATE ROLE %I LOGIN', '$DB_USER') WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$DB_USER')\gexec
 ALTER ROLE "$DB_USER" PASSWORD '$DB_PASSWORD';
+SELECT format('CREATE ROLE %I LOGIN', '$AUTH_DB_USER') WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$AUTH_DB_USER')\gexec
+ALTER ROLE "$AUTH_DB_USER" PASSWORD '$AUTH_DB_PASSWORD';
 SELECT format('CREATE DATABASE %I OWNER %I', '$DB_NAME', '$DB_USER') WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$DB_NAME')\gexec
 SQL
 }
@@ -133,7 +141,7 @@ start_pgbouncer() {
   fi
   sed -e "s|@PG_PORT@|$PG_PORT|g" -e "s|@PGBOUNCER_PORT@|$PGBOUNCER_PORT|g" \
       -e "s|@RUN_DIR@|$RUN_DIR|g" -e "s|@LOG_DIR@|$LOG_DIR|g" "$ROOT/pgbouncer/pgbouncer.ini" >"$RUN_DIR/pgbouncer.ini"
-  printf '"%s" "%s"\n' "$DB_USER" "$DB_PASSWORD" >"$RUN_DIR/userlist.txt"
+  printf '"%s" "%s"\n' "$DB_USER" "$DB_PASSWORD" "$AUTH_DB_USER" "$AUTH_DB_PASSWORD" >"$RUN_DIR/userlist.txt"
   chmod 600 "$RUN_DIR/userlist.txt" "$RUN_DIR/pgbouncer.ini"
   is_root && chown postgres: "$RUN_DIR/userlist.txt" "$RUN_DIR/pgbouncer.ini"
   log "starting PgBouncer on 127.0.0.1:$PGBOUNCER_PORT (transaction pooling)"
@@ -320,7 +328,7 @@ up() {
     command -v psql >/dev/null 2>&1 || die "psql is needed to seed the demo devices (apt-get install postgresql-client)"
     mkdir -p "$STACK_DIR" "$RUN_DIR" "$LOG_DIR"
     log "using your PostgreSQL: queries on $DB_HOST:$DB_PORT, migrations on $DB_SCHEMA_HOST:$DB_SCHEMA_PORT," \
-      "database $DB_NAME, role $DB_USER"
+      "database $DB_NAME, roles $DB_USER (registration-service) and $AUTH_DB_USER (auth-service)"
   else
     db_up
   fi
@@ -328,8 +336,10 @@ up() {
   # registration-service owns the schema: it starts first and migrates (directly against PostgreSQL); auth-service
   # then finds the schema in place and does not migrate.
   start_service registration-service "$REGISTRATION_PORT" REGISTRATION_PORT="$REGISTRATION_PORT" \
-    REGISTRATION_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=true REGISTRATION_TOKENS="$tokens"
-  start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=false
+    REGISTRATION_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=true REGISTRATION_TOKENS="$tokens" \
+    IDENTITY_AUTH_DB_USER="$AUTH_DB_USER"
+  start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=false \
+    IDENTITY_DB_USER="$AUTH_DB_USER" IDENTITY_DB_PASSWORD="$AUTH_DB_PASSWORD" IDENTITY_AUTH_FAST_PATH_KEYS="$FAST_PATH_KEYS"
   seed_demo_devices
   local host token=${tokens%%,*}
   host=$(probe_host)
@@ -350,6 +360,7 @@ $database
   auth-service          http://$host:$AUTH_PORT   (log: $LOG_DIR/auth-service.log)
 $bound
 Registration API token (development only): $token
+Fast-path verifier key: the fixed development key "${FAST_PATH_KEYS%%:*}" from scripts/stack.sh (never use it elsewhere)
 
 Authenticate demo-device-1 the way EMQX does:
 
@@ -425,5 +436,5 @@ case "$COMMAND" in
   restart) restart ;;
   down) down ;;
   status) status ;;
-  *) sed -n '2,22p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,24p' "$0" >&2; exit 2 ;;
 esac

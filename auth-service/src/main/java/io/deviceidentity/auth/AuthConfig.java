@@ -1,6 +1,7 @@
 package io.deviceidentity.auth;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -19,11 +20,14 @@ public interface AuthConfig {
     RateLimit rateLimit();
 
     /**
-     * How long this replica remembers that a device was active, so that while bcrypt is saturated its next attempt is
-     * refused (503 overload) before the database read. {@code 0s} reads first, always. See RecentlyActiveDevices.
+     * How long this replica remembers that a device's check needed bcrypt (active, but no matching verifier), so that
+     * while bcrypt is saturated its next attempt is refused (503 overload) before the database read. A device allowed
+     * since (by bcrypt or the fast path) is forgotten. {@code 0s} reads first, always. See RecentlyActiveDevices.
      */
     @WithDefault("30s")
     Duration activeDeviceMemory();
+
+    FastPath fastPath();
 
     enum UnknownDeviceResult {
         deny,
@@ -49,5 +53,38 @@ public interface AuthConfig {
         /** Devices whose buckets are kept in memory at once; the least recently seen are forgotten first. */
         @WithDefault("200000")
         long maxTrackedDevices();
+    }
+
+    /**
+     * The verified-credential fast path (README "Security"): after a successful bcrypt check a verifier, an
+     * HMAC-SHA256 under a key that is not in the database, is stored with the credential; a later check with the same
+     * credential and password matches it and is allowed without bcrypt.
+     */
+    interface FastPath {
+        /** Off: pure bcrypt, no verifier read or written. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * The key set, {@code id:base64key} pairs separated by commas (env {@code IDENTITY_AUTH_FAST_PATH_KEYS}, from a
+         * Secret). Ids are 1..32 of {@code A-Z a-z 0-9 . _ -}; keys at least 32 random bytes. A verifier under an id
+         * that is not listed is ignored (bcrypt, then re-written under the current key). Required while enabled: the
+         * service does not start without it.
+         */
+        Optional<String> keys();
+
+        /** The id new verifiers are written under. Optional when the set has a single key. */
+        Optional<String> currentKey();
+
+        /**
+         * Verifier writes waiting for the writer; when full, a write is dropped and counted (the device pays bcrypt
+         * once more on its next connect). Never in the request's path.
+         */
+        @WithDefault("1000")
+        int writeQueue();
+
+        /** A write that waited longer than this is dropped: it is stale, and a queue must stay short. */
+        @WithDefault("5s")
+        Duration writeMaxWait();
     }
 }

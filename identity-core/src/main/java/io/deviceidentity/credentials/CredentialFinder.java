@@ -48,15 +48,16 @@ public class CredentialFinder {
         this.rows = new CredentialRows(json);
     }
 
+    /** {@code withVerifier}: also read the fast path's verifier, in the same query (auth-service with the fast path on). */
     @Bulkhead(DatabaseLimits.BULKHEAD)
     @Timeout(DatabaseLimits.TIMEOUT_MILLIS)
     @CircuitBreakerName("credential-finder")
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
             skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
                     ServiceUnavailableException.class})
-    public Optional<DeviceCredential> find(String clientId) throws SQLException {
+    public Optional<DeviceCredential> find(String clientId, boolean withVerifier) throws SQLException {
         try (Connection connection = PooledConnections.take(pool)) {
-            return rows.find(connection, clientId);
+            return rows.find(connection, clientId, withVerifier);
         }
     }
 }

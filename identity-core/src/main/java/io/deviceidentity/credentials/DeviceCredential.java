@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * A device's stored credential. {@code acl} is empty when the device uses the default rules.
- * {@code passwordHash} never leaves the services: no answer and no log carries it.
+ * {@code passwordHash} never leaves the services: no answer and no log carries it. {@code verifier} is the fast
+ * path's stored verifier, null when there is none or when it was not read.
  */
 public record DeviceCredential(
         String clientId,
@@ -15,7 +16,8 @@ public record DeviceCredential(
         boolean superuser,
         List<AclRule> acl,
         Instant createdAt,
-        Instant updatedAt) {
+        Instant updatedAt,
+        StoredVerifier verifier) {
 
     public boolean isActive() {
         return status == DeviceStatus.ACTIVE;

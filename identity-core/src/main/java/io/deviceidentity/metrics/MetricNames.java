@@ -30,6 +30,24 @@ public final class MetricNames {
     /** Counter of hashes that finished after their request's deadline: work nobody read. */
     public static final String BCRYPT_WASTED = "identity.bcrypt.wasted";
 
+    /** Counter of cold checks that joined an identical one already in flight instead of hashing again. */
+    public static final String BCRYPT_JOINED = "identity.bcrypt.joined";
+    /** Gauge of distinct cold checks in flight (each one bcrypt). */
+    public static final String BCRYPT_FLIGHTS = "identity.bcrypt.flights";
+
+    /** Gauge: 1 while auth-service's verified-credential fast path is on. */
+    public static final String FASTPATH_ENABLED = "identity.fastpath.enabled";
+    /** Counter of allows by a matching verifier, without bcrypt. */
+    public static final String FASTPATH_ALLOWS = "identity.fastpath.allows";
+    /** Counter of checks that fell back to bcrypt, tagged {@link #TAG_CAUSE}: no_verifier, unknown_key, mismatch. */
+    public static final String FASTPATH_FALLBACKS = "identity.fastpath.fallbacks";
+    /** Counter of verifier writes, tagged {@link #TAG_RESULT}: written, stale (the row changed), failed. */
+    public static final String FASTPATH_WRITES = "identity.fastpath.writes";
+    /** Counter of verifier writes dropped, tagged {@link #TAG_CAUSE}: queue_full, too_old. */
+    public static final String FASTPATH_WRITES_DROPPED = "identity.fastpath.writes.dropped";
+    /** Gauge of verifier writes waiting for the writer. */
+    public static final String FASTPATH_WRITE_QUEUE_DEPTH = "identity.fastpath.write.queue.depth";
+
     /** Gauge of database-step threads busy, and counter of requests refused because none was free. */
     public static final String DATABASE_ACTIVE = "identity.database.active";
     public static final String DATABASE_CONCURRENCY = "identity.database.concurrency";
@@ -39,6 +57,7 @@ public final class MetricNames {
     public static final String TAG_REASON = "reason";
     /** Where the waiting-time rule refused: {@code admission} or {@code dequeue}. */
     public static final String TAG_STAGE = "stage";
+    public static final String TAG_CAUSE = "cause";
 
     private MetricNames() {
     }

@@ -36,6 +36,15 @@ class PasswordPolicyTest {
     }
 
     @Test
+    void refusesTextThatIsNotValidUnicodeRatherThanEncodingItAsQuestionMarks() {
+        // A lone surrogate (a JSON escape can carry one) would become '?': the same bytes as the password "a?".
+        String lone = "a" + '\uD800';
+        assertFalse(PasswordPolicy.isUsable(lone));
+        assertEquals("password must be valid Unicode text", PasswordPolicy.problem(lone));
+        assertTrue(PasswordPolicy.isUsable("a\uD83D\uDE00")); // a surrogate pair is fine
+    }
+
+    @Test
     void passwordsSharingThe72BytePrefixDoNotMatchEachOther() {
         String prefix = "p".repeat(72);
         String hash = Bcrypt.hash(prefix, 4);

@@ -24,4 +24,13 @@ public interface RegistrationConfig {
      */
     @WithDefault("" + Bcrypt.DEFAULT_COST)
     int bcryptCost();
+
+    /**
+     * Shortest password accepted, in characters (Unicode code points); shorter ones get {@code 400 invalid_password}.
+     * Default 1 (any non-empty password). auth-service's fast path makes a stolen database plus its verifier key an
+     * HMAC-speed guessing target, which only long machine-generated passwords withstand: deployments that want to
+     * enforce that set e.g. 20 here (README "Security").
+     */
+    @WithDefault("1")
+    int minPasswordLength();
 }

@@ -13,6 +13,11 @@ public record AuthnOutcome(String result, String reason, DeviceCredential device
         return new AuthnOutcome(ALLOW, "ok", device);
     }
 
+    /** Allowed by a matching verifier, without bcrypt (the fast path). */
+    public static AuthnOutcome verified(DeviceCredential device) {
+        return new AuthnOutcome(ALLOW, "verified", device);
+    }
+
     public static AuthnOutcome deny(String reason) {
         return new AuthnOutcome(DENY, reason, null);
     }

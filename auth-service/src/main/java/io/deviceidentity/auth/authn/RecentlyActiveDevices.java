@@ -14,8 +14,10 @@ import io.deviceidentity.auth.ratelimit.DeviceAttemptLimiter;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
- * Client ids this replica read as active within the last {@code identity.auth.active-device-memory}: devices whose
- * next attempt will need bcrypt. While bcrypt is saturated, such a device is refused before the database read, so
+ * Client ids this replica read as active within the last {@code identity.auth.active-device-memory} whose check
+ * needed bcrypt (no matching fast-path verifier) and has not succeeded since: devices whose next attempt will need
+ * bcrypt again. A device allowed by bcrypt or by the fast path is forgotten, so a verified device is never refused
+ * here. While bcrypt is saturated, such a device is refused before the database read, so
  * that the refusals of a retry storm cost no database round trip. Behind EMQX's few connections with pipelining 1,
  * that round trip bounds how fast refusals can be answered, and whatever is not answered waits in EMQX's queue.
  *
@@ -50,14 +52,14 @@ public class RecentlyActiveDevices {
                 .build();
     }
 
-    /** A read found the device active with the username it presented. */
+    /** A read found the device active with the username it presented, and its check needs bcrypt. */
     public void seenActive(String clientId) {
         if (windowNanos > 0) {
             seenAt.put(clientId, clock.getAsLong());
         }
     }
 
-    /** A read found the device unknown, revoked or presenting another username. */
+    /** A read found the device unknown, revoked or presenting another username; or it was just allowed. */
     public void seenInactive(String clientId) {
         seenAt.invalidate(clientId);
     }

@@ -59,7 +59,7 @@ public class AuthzResource {
                 () -> AuthzRequest.from(JsonBodies.emqxObject(json, body, context.request().getHeader(CONTENT_TYPE))),
                 AuthzRequest::clientId,
                 (request, deadline) -> ClientIdPolicy.isValid(request.clientId())
-                        ? database.run(deadline, () -> credentials.find(request.clientId()))
+                        ? database.run(deadline, () -> credentials.find(request.clientId(), false))
                                 .thenApply(found -> decide(request, found))
                         : CompletableFuture.completedFuture(result("deny", "unknown_device")));
     }

@@ -13,6 +13,7 @@ import io.deviceidentity.auth.AuthConfig;
 import io.deviceidentity.http.RateLimitedException;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
+import io.github.bucket4j.EstimationProbe;
 import io.github.bucket4j.TimeMeter;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
@@ -52,6 +53,26 @@ public class DeviceAttemptLimiter {
                 // A bucket untouched for a full period is full again: forgetting it changes nothing.
                 .expireAfterAccess(period)
                 .build();
+    }
+
+    /**
+     * Refuses a device that has no attempt left, without taking one: called before the read, so that a device
+     * locked out by its wrong passwords costs nothing more. The attempt itself is taken by {@link #acquire} once the
+     * check is known to cost something (a fast-path allow takes none).
+     */
+    public void refuseIfExhausted(String clientId) {
+        if (!config.enabled()) {
+            return;
+        }
+        Bucket bucket = buckets.getIfPresent(clientId);
+        if (bucket == null) {
+            return;
+        }
+        EstimationProbe probe = bucket.estimateAbilityToConsume(1);
+        if (!probe.canBeConsumed()) {
+            throw new RateLimitedException(
+                    (long) Math.ceil(probe.getNanosToWaitForRefill() / (double) TimeUnit.SECONDS.toNanos(1)));
+        }
     }
 
     /** Takes one attempt for the device, or throws {@link RateLimitedException} when it has none left. */

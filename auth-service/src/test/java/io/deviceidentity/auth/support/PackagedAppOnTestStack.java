@@ -13,6 +13,9 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  */
 public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManager {
 
+    /** The same key as application.properties' %test profile, so verifiers written by either are readable by both. */
+    public static final String FAST_PATH_KEYS = "test-1:dGVzdC1vbmx5LWZhc3QtcGF0aC1rZXktMDAwMDAwMDAwMDAwMDAwMA==";
+
     @Override
     public Map<String, String> start() {
         return Map.of(
@@ -23,6 +26,8 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
                 // One bcrypt thread and a short queue make overload reachable from outside on any runner size.
                 "identity.overload.bcrypt.concurrency", "1",
                 "identity.overload.bcrypt.queue", "8",
+                // The chart passes the key set from its Secret; the tests use the test profile's fixed key.
+                "identity.auth.fast-path.keys", FAST_PATH_KEYS,
                 "quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN");
     }
 

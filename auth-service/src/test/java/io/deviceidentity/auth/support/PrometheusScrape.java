@@ -13,7 +13,16 @@ public final class PrometheusScrape {
 
     /** The sum of every series of {@code sample} (a full sample name such as {@code x_seconds_count}), 0 if absent. */
     public static double sum(String sample) {
-        String text = given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
+        return parse(given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString(), sample);
+    }
+
+    /** The same, from another instance on {@code port}. */
+    public static double sum(int port, String sample) {
+        return parse(given().port(port).accept("text/plain").get("/q/metrics").then().statusCode(200).extract()
+                .asString(), sample);
+    }
+
+    private static double parse(String text, String sample) {
         double total = 0;
         for (String line : text.split("\n")) {
             if (line.startsWith(sample + "{") || line.startsWith(sample + " ")) {

@@ -4,8 +4,10 @@ import java.util.concurrent.CompletionStage;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.deviceidentity.http.InvalidRequestException;
 import io.deviceidentity.overload.DatabaseLane;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.registration.RegistrationConfig;
 import io.deviceidentity.registration.passwords.PasswordHasher;
 
 /**
@@ -26,15 +28,23 @@ public class DeviceRegistrar {
     private final PasswordHasher hasher;
     private final DeviceStore store;
     private final DatabaseLane database;
+    private final int minPasswordLength;
 
-    public DeviceRegistrar(PasswordHasher hasher, DeviceStore store, DatabaseLane database) {
+    public DeviceRegistrar(PasswordHasher hasher, DeviceStore store, DatabaseLane database,
+            RegistrationConfig config) {
         this.hasher = hasher;
         this.store = store;
         this.database = database;
+        this.minPasswordLength = config.minPasswordLength();
     }
 
     public CompletionStage<DeviceStore.Saved> register(String clientId, RegistrationRequest request,
             Deadline deadline) {
+        String password = request.password();
+        if (password.codePointCount(0, password.length()) < minPasswordLength) {
+            throw InvalidRequestException.badRequest("invalid_password",
+                    "password must be at least " + minPasswordLength + " characters");
+        }
         deadline.check();
         return hasher.hash(deadline, request.password())
                 .thenCompose(hash -> database.run(deadline, () -> store.save(clientId, request, hash)));

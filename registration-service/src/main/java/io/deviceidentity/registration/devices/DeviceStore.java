@@ -45,16 +45,18 @@ public class DeviceStore {
      * Create or replace in one statement: concurrent PUTs of one device serialize on its row and none fails on the
      * primary key, so retries never duplicate. {@code xmax = 0} holds only for a freshly inserted row version, which
      * tells a creation (201) from a replacement (200). Replacing re-activates a revoked device and keeps
-     * {@code created_at}.
+     * {@code created_at}. Replacing also clears auth-service's fast-path verifier: it no longer matches the new
+     * hash anyway (new salt), and clearing it keeps a stale one from being mistaken for a live one by a reader.
      */
     private static final String UPSERT = "INSERT INTO device_credentials"
             + " (client_id, username, password_hash, status, superuser, acl) VALUES (?, ?, ?, 'active', ?, ?::jsonb)"
             + " ON CONFLICT (client_id) DO UPDATE SET username = EXCLUDED.username,"
             + " password_hash = EXCLUDED.password_hash, status = 'active', superuser = EXCLUDED.superuser,"
-            + " acl = EXCLUDED.acl, updated_at = now()"
+            + " acl = EXCLUDED.acl, verifier_key_id = NULL, verifier = NULL, updated_at = now()"
             + " RETURNING (xmax = 0) AS inserted, created_at, updated_at";
 
-    private static final String REVOKE = "UPDATE device_credentials SET status = 'revoked', updated_at = now()"
+    private static final String REVOKE = "UPDATE device_credentials SET status = 'revoked',"
+            + " verifier_key_id = NULL, verifier = NULL, updated_at = now()"
             + " WHERE client_id = ? AND status = 'active'";
 
     private final AgroalDataSource dataSource;
@@ -89,7 +91,7 @@ public class DeviceStore {
                 }
                 DeviceCredential stored = new DeviceCredential(clientId, request.username(), null,
                         DeviceStatus.ACTIVE, request.superuser(), request.acl(),
-                        result.getTimestamp(2).toInstant(), result.getTimestamp(3).toInstant());
+                        result.getTimestamp(2).toInstant(), result.getTimestamp(3).toInstant(), null);
                 return new Saved(result.getBoolean(1), stored);
             }
         }

@@ -87,7 +87,7 @@ public class DevicesResource {
     public CompletionStage<Response> get(@PathParam("clientId") String clientId, @Context RoutingContext context) {
         return answerer.answerToCompletion("registration.get", MetricNames.REGISTRATION_OUTCOMES, context, clientId,
                 () -> requireValid(clientId),
-                (id, deadline) -> database.run(deadline, () -> credentials.find(id))
+                (id, deadline) -> database.run(deadline, () -> credentials.find(id, false))
                         .thenApply(found -> found.map(device -> ok(Response.ok(DeviceView.of(device)), "found"))
                                 .orElseGet(DevicesResource::notFound)));
     }
@@ -117,7 +117,7 @@ public class DevicesResource {
         if (store.revoke(clientId)) {
             return Revocation.REVOKED;
         }
-        return credentials.find(clientId).isPresent() ? Revocation.ALREADY_REVOKED : Revocation.UNKNOWN;
+        return credentials.find(clientId, false).isPresent() ? Revocation.ALREADY_REVOKED : Revocation.UNKNOWN;
     }
 
     /** The client id, if it is one a device may be registered under; a 400 otherwise. */

@@ -108,6 +108,21 @@ class DeviceLifecycleTest {
     }
 
     @Test
+    void putAndDeleteClearAuthServicesFastPathVerifier() {
+        String id = uniqueId("verifier");
+        api().body(passwordBody("first-password")).put(PATH, id).then().statusCode(201);
+        Database.plantVerifier(id);
+        assertTrue(Database.rowWithVerifier(id).orElseThrow().verifier() != null);
+
+        api().body(passwordBody("second-password")).put(PATH, id).then().statusCode(200);
+        assertEquals(null, Database.rowWithVerifier(id).orElseThrow().verifier(), "PUT cleared it");
+
+        Database.plantVerifier(id);
+        api().delete(PATH, id).then().statusCode(204);
+        assertEquals(null, Database.rowWithVerifier(id).orElseThrow().verifier(), "DELETE cleared it");
+    }
+
+    @Test
     void deleteRevokesSoTheCheckAuthServiceRunsDeniesTheDeviceFromTheNextAttempt() {
         String id = uniqueId("revoke");
         api().body(passwordBody("revoke-me")).put(PATH, id).then().statusCode(201);

@@ -38,6 +38,29 @@ public final class Database {
         }
     }
 
+    /** The row with auth-service's fast-path verifier columns too. */
+    public static Optional<DeviceCredential> rowWithVerifier(String clientId) {
+        try (Connection connection = connect()) {
+            return ROWS.find(connection, clientId, true);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Stores a verifier the way auth-service's writer does (any 32 bytes will do: only its presence matters here). */
+    public static void plantVerifier(String clientId) {
+        try (Connection connection = connect();
+                PreparedStatement statement = connection.prepareStatement("UPDATE device_credentials"
+                        + " SET verifier_key_id = 'k1', verifier = decode(repeat('ab', 32), 'hex') WHERE client_id = ?")) {
+            statement.setString(1, clientId);
+            if (statement.executeUpdate() != 1) {
+                throw new IllegalStateException("no row for " + clientId);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Rows whose client id starts with {@code prefix}: every test names its devices with a unique prefix. */
     public static int countWithPrefix(String prefix) {
         try (Connection connection = connect();

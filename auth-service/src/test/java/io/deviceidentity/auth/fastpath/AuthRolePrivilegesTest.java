@@ -1,0 +1,69 @@
+package io.deviceidentity.auth.fastpath;
+
+import static io.deviceidentity.auth.support.TestDevices.device;
+import static io.deviceidentity.auth.support.TestDevices.uniqueId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * auth-service's database role, through the real PgBouncer with the service's own credentials: it reads credentials
+ * and writes verifiers, and PostgreSQL refuses everything else (42501), so a compromised auth-service cannot change
+ * a password, a status or an ACL, nor add or remove a device. (A @QuarkusTest so the schema is migrated first.)
+ */
+@QuarkusTest
+class AuthRolePrivilegesTest {
+
+    private static final String INSUFFICIENT_PRIVILEGE = "42501";
+
+    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
+    String url;
+
+    @ConfigProperty(name = "quarkus.datasource.username")
+    String user;
+
+    @ConfigProperty(name = "quarkus.datasource.password")
+    String password;
+
+    @Test
+    void theServicesRoleCannotChangeAPasswordAStatusOrAnAclNorAddOrRemoveADevice() throws Exception {
+        assertEquals("identity_auth", user);
+        String id = uniqueId("privileges");
+        device(id).store();
+        try (Connection auth = DriverManager.getConnection(url, user, password)) {
+            refused(auth, "UPDATE device_credentials SET password_hash = '$2a$04$x' WHERE client_id = ?", id);
+            refused(auth, "UPDATE device_credentials SET status = 'active' WHERE client_id = ?", id);
+            refused(auth, "UPDATE device_credentials SET acl = NULL, superuser = true WHERE client_id = ?", id);
+            refused(auth, "DELETE FROM device_credentials WHERE client_id = ?", id);
+            refused(auth, "INSERT INTO device_credentials (client_id, password_hash) VALUES (? || '-x', 'x')", id);
+            try (Statement ddl = auth.createStatement()) {
+                SQLException refusal = assertThrows(SQLException.class,
+                        () -> ddl.execute("ALTER TABLE device_credentials DROP COLUMN verifier"));
+                assertEquals(INSUFFICIENT_PRIVILEGE, refusal.getSQLState());
+            }
+            try (PreparedStatement write = auth.prepareStatement(
+                    "UPDATE device_credentials SET verifier_key_id = NULL, verifier = NULL WHERE client_id = ?")) {
+                write.setString(1, id);
+                assertEquals(1, write.executeUpdate(), "writing verifiers is what the role is for");
+            }
+        }
+    }
+
+    private static void refused(Connection connection, String sql, String id) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setString(1, id);
+            SQLException refusal = assertThrows(SQLException.class, statement::executeUpdate, sql);
+            assertEquals(INSUFFICIENT_PRIVILEGE, refusal.getSQLState(), sql);
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package io.deviceidentity.auth.fastpath;
+
+import static io.deviceidentity.auth.support.Emqx.authnBody;
+import static io.deviceidentity.auth.support.StoredRows.awaitVerifier;
+import static io.deviceidentity.auth.support.TestDevices.device;
+import static io.deviceidentity.auth.support.TestDevices.uniqueId;
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import io.deviceidentity.auth.support.PackagedAppOnTestStack;
+import io.deviceidentity.auth.support.PrometheusScrape;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.restassured.response.Response;
+
+/**
+ * A verifier written through one auth-service instance is used by another, started afterwards: the fast path lives
+ * in PostgreSQL, not in a replica's memory, so it survives restarts and works on whichever replica EMQX asks. The
+ * first instance is the packaged artifact Quarkus starts; the second is the packaged JAR started by the test, with
+ * the same configuration as the chart would give a second replica.
+ */
+@QuarkusIntegrationTest
+@WithTestResource(PackagedAppOnTestStack.class)
+class FastPathAcrossInstancesIT {
+
+    private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
+
+    @Test
+    void aVerifierWrittenByOneInstanceAllowsWithoutBcryptOnASecondOne() throws Exception {
+        Assumptions.assumeTrue(Files.exists(JAR), "the JVM build is not packaged (native-only run)");
+        String id = uniqueId("two-instances");
+        String password = device(id).store();
+        Response first = given().contentType("application/json").body(authnBody(id, "", password))
+                .post("/mqtt/authn");
+        assertEquals("allow", first.jsonPath().getString("result"), first.asString());
+        awaitVerifier(id, "test-1");
+
+        int port = freePort();
+        Process second = start(port);
+        try {
+            awaitReady(second, port);
+            Response answer = given().port(port).contentType("application/json").body(authnBody(id, "", password))
+                    .post("/mqtt/authn");
+            assertEquals("allow", answer.jsonPath().getString("result"), answer.asString());
+            assertEquals(1.0, PrometheusScrape.sum(port, "identity_fastpath_allows_total"), "allowed by the verifier");
+            assertEquals(0.0, PrometheusScrape.sum(port, "identity_bcrypt_duration_seconds_count"),
+                    "no bcrypt on the second");
+        } finally {
+            second.destroy();
+            if (!second.waitFor(20, TimeUnit.SECONDS)) {
+                second.destroyForcibly();
+            }
+        }
+    }
+
+    private static Process start(int port) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx256m"));
+        command.add("-Dquarkus.http.port=" + port);
+        command.add("-Dquarkus.http.host=127.0.0.1");
+        command.add("-Didentity.db.port=" + System.getProperty("test.pgbouncer.port", "56433"));
+        command.add("-Didentity.auth.fast-path.keys=" + PackagedAppOnTestStack.FAST_PATH_KEYS);
+        command.add("-Dquarkus.log.category.\"io.deviceidentity.outcome\".level=WARN");
+        command.addAll(List.of("-jar", JAR.toString()));
+        return new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(Path.of("target", "second-instance.log").toFile()).start();
+    }
+
+    private static void awaitReady(Process process, int port) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < until) {
+            assertTrue(process.isAlive(), "the second instance exited: see target/second-instance.log");
+            try {
+                if (given().port(port).get("/q/health/ready").statusCode() == 200) {
+                    return;
+                }
+            } catch (Exception notYetListening) {
+                // connection refused while it starts (RestAssured throws it undeclared)
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the second instance did not become ready: see target/second-instance.log");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

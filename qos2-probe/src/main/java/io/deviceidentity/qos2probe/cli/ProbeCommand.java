@@ -1,0 +1,194 @@
+package io.deviceidentity.qos2probe.cli;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import io.deviceidentity.qos2probe.mqtt.BrokerAddress;
+import io.deviceidentity.qos2probe.probe.ProbeRun;
+import io.deviceidentity.qos2probe.probe.ProbeSettings;
+import io.deviceidentity.qos2probe.probe.ReconnectHook;
+import io.deviceidentity.qos2probe.report.ProbeSummary;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The probe's command line. Secrets never appear as arguments (a pod's args are readable by anyone who can read
+ * the pod): passwords and the registration token are read from environment variables named here.
+ * Exit codes: 0 every message exactly once and every auth check held; 1 otherwise; 2 the run could not be made.
+ */
+@Command(name = "qos2-probe", mixinStandardHelpOptions = true, sortOptions = false, version = "qos2-probe 0.1",
+        description = "Publishes QoS 2 messages to broker node A, drops the connection after PUBREC, reconnects to "
+                + "node B with the same client id and sends PUBREL there; a QoS 2 subscriber tells whether each "
+                + "message arrived exactly once. Prints a JSON summary.")
+public final class ProbeCommand implements Callable<Integer> {
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--broker-a", required = true, paramLabel = "HOST:PORT",
+            description = "Node A: each message is published and PUBREC'd here.")
+    String brokerA;
+
+    @Option(names = "--broker-b", paramLabel = "HOST:PORT",
+            description = "Node B: the publisher reconnects here and sends PUBREL (default: --broker-a).")
+    String brokerB;
+
+    @Option(names = "--subscriber-broker", paramLabel = "HOST:PORT",
+            description = "Where the subscriber keeps its persistent session (default: --broker-a).")
+    String subscriberBroker;
+
+    @Option(names = "--messages", defaultValue = "20", description = "Messages to probe (default: ${DEFAULT-VALUE}).")
+    int messages;
+
+    @Option(names = "--client-id-prefix", defaultValue = "qos2-probe-",
+            description = "Client ids are PREFIX+RUN-pub, -sub (default: ${DEFAULT-VALUE}).")
+    String clientIdPrefix;
+
+    @Option(names = "--run-id", description = "Names this run's client ids, topic and payloads (default: random).")
+    String runId;
+
+    @Option(names = "--password-env", paramLabel = "VAR",
+            description = "Environment variable holding the devices' password when the probe does not register "
+                    + "them (default: no password).")
+    String passwordEnv;
+
+    @Option(names = "--register-url", paramLabel = "URL",
+            description = "registration-service's /v1/devices: register the probe's devices with random passwords "
+                    + "before the run and revoke them after it.")
+    URI registerUrl;
+
+    @Option(names = "--registration-token-env", defaultValue = "REGISTRATION_TOKENS", paramLabel = "VAR",
+            description = "Environment variable with the bearer token (the first of a comma-separated list, as "
+                    + "in the chart's Secret) (default: ${DEFAULT-VALUE}).")
+    String registrationTokenEnv;
+
+    @Option(names = "--keep-devices", description = "Do not revoke the registered devices afterwards.")
+    boolean keepDevices;
+
+    @Option(names = "--auth-checks", description = "Also check wrong password (MQTT 5 and 3.1.1), valid connect "
+            + "and a publish outside the device's ACL.")
+    boolean authChecks;
+
+    @Option(names = "--session-expiry", defaultValue = "300s", converter = Durations.class,
+            description = "MQTT 5 Session Expiry Interval of both clients (default: ${DEFAULT-VALUE}).")
+    Duration sessionExpiry;
+
+    @Option(names = "--timeout", defaultValue = "10s", converter = Durations.class,
+            description = "Longest wait for one packet (CONNACK, PUBREC, PUBCOMP, SUBACK) (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--reconnect-timeout", defaultValue = "30s", converter = Durations.class,
+            description = "How long the reconnect to node B may keep trying (refused TCP, CONNACK 0x89) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Duration reconnectTimeout;
+
+    @Option(names = "--delivery-timeout", defaultValue = "10s", converter = Durations.class,
+            description = "After the last message, how long to wait for deliveries still missing "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Duration deliveryTimeout;
+
+    @Option(names = "--duplicate-window", defaultValue = "2s", converter = Durations.class,
+            description = "Then how long to watch for late second copies (default: ${DEFAULT-VALUE}).")
+    Duration duplicateWindow;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "Also write the JSON summary to FILE.")
+    Path out;
+
+    @Option(names = "--before-reconnect", paramLabel = "COMMAND",
+            description = "Run COMMAND (sh -c) after each drop, before the reconnect to node B, e.g. restart the "
+                    + "broker to see what a node without the session answers. A failing command ends the run.")
+    String beforeReconnect;
+
+    @Override
+    public Integer call() throws Exception {
+        ProbeSettings settings = settings();
+        ProbeSummary summary;
+        try {
+            ReconnectHook hook = beforeReconnect == null ? ReconnectHook.NONE : shellHook(beforeReconnect);
+            summary = new ProbeRun(settings, hook, System.err).execute();
+        } catch (Exception e) {
+            System.err.println("qos2-probe: the run could not be made: " + e.getMessage());
+            return 2;
+        }
+        String json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValueAsString(summary.json());
+        System.out.println(json);
+        if (out != null) {
+            if (out.toAbsolutePath().getParent() != null) {
+                Files.createDirectories(out.toAbsolutePath().getParent());
+            }
+            Files.writeString(out, json + "\n");
+        }
+        return summary.ok() ? 0 : 1;
+    }
+
+    /** The run these options describe (the command's whole parsing and validation, without running anything). */
+    public ProbeSettings settings() {
+        if (messages < 1 || messages > 60000) {
+            throw new ParameterException(spec.commandLine(), "--messages must be 1..60000");
+        }
+        BrokerAddress a = address(brokerA, "--broker-a");
+        BrokerAddress b = brokerB == null ? a : address(brokerB, "--broker-b");
+        BrokerAddress sub = subscriberBroker == null ? a : address(subscriberBroker, "--subscriber-broker");
+        String run = runId != null ? runId : HexFormat.of().formatHex(new SecureRandom().generateSeed(4));
+        if (!(clientIdPrefix + run).matches("[A-Za-z0-9][A-Za-z0-9._:@-]*")) {
+            // The registration service's client-id rule, and no topic syntax: the ids go into topics.
+            throw new ParameterException(spec.commandLine(), "--client-id-prefix and --run-id: letters, digits, "
+                    + ". _ : @ - only, starting with a letter or digit");
+        }
+        byte[] password = null;
+        if (passwordEnv != null) {
+            password = env(passwordEnv).getBytes(StandardCharsets.UTF_8);
+        }
+        String token = null;
+        if (registerUrl != null) {
+            String tokens = env(registrationTokenEnv);
+            token = tokens.split(",")[0].trim();
+        }
+        return new ProbeSettings(a, b, sub, messages, clientIdPrefix, run, password, sessionExpiry, timeout,
+                reconnectTimeout, deliveryTimeout, duplicateWindow, authChecks, registerUrl, token, !keepDevices);
+    }
+
+    /** --before-reconnect as a hook. */
+    private static ReconnectHook shellHook(String command) {
+        return index -> {
+            // Its output joins the progress lines on stderr; stdout stays the JSON summary's.
+            Process process = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true).start();
+            process.getInputStream().transferTo(System.err);
+            if (!process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("--before-reconnect did not finish within 120 s");
+            }
+            if (process.exitValue() != 0) {
+                throw new IllegalStateException("--before-reconnect exited with " + process.exitValue());
+            }
+        };
+    }
+
+    private BrokerAddress address(String value, String option) {
+        try {
+            return BrokerAddress.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+        }
+    }
+
+    private String env(String name) {
+        String value = System.getenv(name);
+        if (value == null || value.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "environment variable " + name + " is not set");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,61 @@
+package io.deviceidentity.qos2probe.probe;
+
+import java.net.URI;
+import java.time.Duration;
+
+import io.deviceidentity.qos2probe.mqtt.BrokerAddress;
+
+/**
+ * One probe run, as the command line (or a test) describes it.
+ *
+ * @param nodeA            where each message is published and PUBREC'd
+ * @param nodeB            where the publisher reconnects and sends PUBREL (may equal nodeA)
+ * @param subscriberNode   where the subscriber keeps its persistent session
+ * @param clientIdPrefix   client ids are prefix + runId + "-pub-" + message index / "-sub" / "-other"
+ * @param password         the devices' password when they are not registered by the probe (null: none sent)
+ * @param registrationUrl  registration-service's /v1/devices: register (random passwords) and revoke; null: don't
+ * @param registrationToken bearer token for registrationUrl
+ */
+public record ProbeSettings(BrokerAddress nodeA, BrokerAddress nodeB, BrokerAddress subscriberNode, int messages,
+        String clientIdPrefix, String runId, byte[] password, Duration sessionExpiry, Duration timeout,
+        Duration reconnectTimeout, Duration deliveryTimeout, Duration duplicateWindow, boolean authChecks,
+        URI registrationUrl, String registrationToken, boolean revoke) {
+
+    /**
+     * One publisher device per message: a device goes through the boundary case once, with three CONNECTs (session
+     * reset, node A, node B). Reusing one client id for every message would run into auth-service's per-device
+     * attempt limit (10 per minute by default), which is there against exactly such reconnect loops.
+     */
+    public String publisherId(int message) {
+        return clientIdPrefix + runId + "-pub-" + message;
+    }
+
+    public String subscriberId() {
+        return clientIdPrefix + runId + "-sub";
+    }
+
+    /** A client id the publisher's ACL does not cover: the auth checks publish under its subtree. */
+    public String otherId() {
+        return clientIdPrefix + runId + "-other";
+    }
+
+    /** Under the publisher's own subtree: inside auth-service's default ACL, devices/${clientid}/#. */
+    public String topic(int message) {
+        return "devices/" + publisherId(message) + "/qos2-probe/" + runId;
+    }
+
+    /** The subscriber's one filter: every publisher's topic, and the auth checks' denied topic too. */
+    public String subscriptionFilter() {
+        return "devices/+/qos2-probe/" + runId;
+    }
+
+    public String deniedTopic() {
+        return "devices/" + otherId() + "/qos2-probe/" + runId;
+    }
+
+    @Override
+    public String toString() {
+        return "ProbeSettings[A=" + nodeA + ", B=" + nodeB + ", subscriber=" + subscriberNode + ", messages="
+                + messages + ", run=" + runId + ", authChecks=" + authChecks + "]";
+    }
+}
