@@ -3,17 +3,20 @@
 #
 #   k8s/kind.sh images     build the three images (needs docker and the Dockerfiles, see below)
 #   k8s/kind.sh up         create the cluster if missing, build + load the images, helm install, helm test
-#   k8s/kind.sh load       run the load generator Job (k8s/jobs/loadtest-job.yaml) and copy its report to REPORT_DIR
-#   k8s/kind.sh storm      seed bench devices and run the emqtt-bench connection storm (k8s/jobs/emqtt-bench-conn-job.yaml)
+#   k8s/kind.sh load       run the load generator Job (k8s/jobs/loadtest-job.yaml: it registers its own devices
+#                          through registration-service first) and copy its report to REPORT_DIR
+#   k8s/kind.sh storm      seed bench devices and run the emqtt-bench connection storm (k8s/jobs/emqtt-bench-conn-job.yaml);
+#                          fails unless the Job completes (k8s/e2e-checks.sh storm-connected / reconnect-storm judge
+#                          the connections meanwhile)
 #   k8s/kind.sh qos2-probe build + load the probe's image, run the MQTT QoS 2 probe Job (k8s/jobs/qos2-probe-job.yaml)
 #                          across two EMQX pods with the auth checks; its JSON goes to REPORT_DIR/qos2-probe.json and
 #                          the command fails when the probe does (a lost/duplicated message or a failed auth check)
 #   k8s/kind.sh down       delete the kind cluster
 #
-# Environment: CLUSTER_TOOL=kind|minikube (kind), CLUSTER (device-identity; kind-action in CI names it
-# chart-testing: pass CLUSTER=chart-testing there), NAMESPACE (identity), RELEASE (device-identity; the Jobs in
-# k8s/jobs/ address the release's Services by this name), VALUES (helm/device-identity/ci/kind-values.yaml),
-# REPORT_DIR (target/k8s-report), SKIP_BUILD=1 to reuse images already built, IMAGE_VARIANT=jvm|native (jvm),
+# Environment: CLUSTER_TOOL=kind|minikube (kind), CLUSTER (device-identity; e2e-kind.yml has kind-action create the
+# cluster under this name), NAMESPACE (identity), RELEASE (device-identity; the Jobs in k8s/jobs/ address the
+# release's Services and Secret by this name), VALUES (helm/device-identity/ci/kind-values.yaml), REPORT_DIR
+# (target/k8s-report), SKIP_BUILD=1 to reuse images already built, IMAGE_VARIANT=jvm|native (jvm),
 # STORM_CLIENTS_PER_POD / STORM_CONN_RATE to size the storm without editing its Job file (CI runs a smaller one).
 #
 # Images: the services' <module>/src/main/docker/Dockerfile.$IMAGE_VARIANT and loadtest/Dockerfile. jvm expects
@@ -114,22 +117,39 @@ wait_for_report() {
     if [[ -n "$pod" ]]; then
       phase=$(kubectl -n "$NAMESPACE" get pod "$pod" -o jsonpath='{.status.phase}')
       [[ "$phase" == Running ]] && { echo "$pod"; return 0; }
-      [[ "$phase" == Failed ]] && { kubectl -n "$NAMESPACE" logs "$pod" -c loadtest --tail=100 >&2 || true; die "$job failed"; }
+      if [[ "$phase" == Failed ]]; then
+        kubectl -n "$NAMESPACE" logs "$pod" -c seed-devices --tail=20 >&2 || true
+        kubectl -n "$NAMESPACE" logs "$pod" -c loadtest --tail=100 >&2 || true
+        die "$job failed"
+      fi
     fi
     sleep 5
   done
   die "$job did not finish in time"
 }
 
+# wait_job JOB SECONDS: returns once the Job is Complete; fails when it Failed or the time ran out.
+wait_job() {
+  local job=$1 deadline=$((SECONDS + $2)) complete failed
+  while ((SECONDS < deadline)); do
+    complete=$(kubectl -n "$NAMESPACE" get job "$job" -o jsonpath='{.status.conditions[?(@.type=="Complete")].status}')
+    failed=$(kubectl -n "$NAMESPACE" get job "$job" -o jsonpath='{.status.conditions[?(@.type=="Failed")].status}')
+    [[ "$complete" == True ]] && return 0
+    [[ "$failed" == True ]] && { log "$job failed"; return 1; }
+    sleep 5
+  done
+  log "$job did not complete within $2 s"
+  return 1
+}
+
 load() {
   need kubectl
-  local job=device-identity-loadtest file="$ROOT/k8s/jobs/loadtest-job.yaml" pod devices
-  devices=$(sed -n 's/^ *- --devices=\([0-9]*\)$/\1/p' "$file")
-  seed_devices load- 1 "$devices" "$(sed -n 's/^ *- --shared-password=\(.*\)$/\1/p' "$file")"
+  local job=device-identity-loadtest pod
   kubectl -n "$NAMESPACE" delete job "$job" --ignore-not-found >/dev/null
   kubectl -n "$NAMESPACE" apply -f "$ROOT/k8s/jobs/loadtest-job.yaml"
-  log "load test running (kubectl -n $NAMESPACE logs -f job/$job -c loadtest)"
+  log "registering the load devices, then the load test (kubectl -n $NAMESPACE logs -f job/$job -c seed-devices / -c loadtest)"
   pod=$(wait_for_report "$job")
+  kubectl -n "$NAMESPACE" logs "$pod" -c seed-devices --tail=3 >&2 || true
   kubectl -n "$NAMESPACE" logs "$pod" -c loadtest --tail=40 >&2 || true
   mkdir -p "$REPORT_DIR"
   kubectl -n "$NAMESPACE" cp -c report "$pod:/reports" "$REPORT_DIR"
@@ -138,8 +158,9 @@ load() {
   log "report: $REPORT_DIR ($(ls "$REPORT_DIR" | tr '\n' ' '))"
 }
 
-# Load and storm devices share one password per population, so one hash serves them all: seeding takes a second,
-# not a bcrypt per device. Usage: seed_devices PREFIX FIRST LAST PASSWORD
+# Storm devices share one password, so one hash serves them all: seeding takes a second, not a bcrypt per device.
+# Straight into the bundled PostgreSQL (kind's release); the load-test Job registers its own devices through the API.
+# Usage: seed_devices PREFIX FIRST LAST PASSWORD
 seed_devices() {
   local prefix=$1 first=$2 last=$3 password=$4
   log "seeding $prefix$first..$prefix$last (one bcrypt hash for all)"
@@ -156,7 +177,7 @@ SQL
 
 storm() {
   need kubectl
-  local job=device-identity-emqtt-bench-conn file="$ROOT/k8s/jobs/emqtt-bench-conn-job.yaml" pods per_pod
+  local job=device-identity-emqtt-bench-conn file="$ROOT/k8s/jobs/emqtt-bench-conn-job.yaml" pods per_pod rate status=0
   pods=$(sed -n 's/^  completions: *\([0-9]*\)$/\1/p' "$file")
   per_pod=${STORM_CLIENTS_PER_POD:-$(grep -A1 'name: CLIENTS_PER_POD' "$file" | sed -n 's/.*value: *"\([0-9]*\)".*/\1/p')}
   rate=${STORM_CONN_RATE:-$(grep -A1 'name: CONN_RATE' "$file" | sed -n 's/.*value: *"\([0-9]*\)".*/\1/p')}
@@ -165,8 +186,9 @@ storm() {
   sed -e "/name: CLIENTS_PER_POD/{n;s/value: .*/value: \"$per_pod\"/;}" -e "/name: CONN_RATE/{n;s/value: .*/value: \"$rate\"/;}" \
     "$file" | kubectl -n "$NAMESPACE" apply -f -
   log "connection storm: $pods pods x $per_pod clients at $rate connects/s each"
-  kubectl -n "$NAMESPACE" wait --for=condition=complete "job/$job" --timeout=900s || true
+  wait_job "$job" 900 || status=$?
   kubectl -n "$NAMESPACE" logs -l "job-name=$job" --prefix --tail=20 || true
+  return "$status"
 }
 
 # The QoS 2 probe: its own image (built here, so the images/up steps stay as they are), then its Job. The Job's
@@ -220,5 +242,5 @@ case "$COMMAND" in
   storm) storm ;;
   qos2-probe) qos2_probe ;;
   down) down ;;
-  *) sed -n '2,20p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2 ;;
 esac

@@ -63,6 +63,20 @@ PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail 
 DATA_DIR=$STACK_DIR/pg
 RUN_DIR=$STACK_DIR/run
 LOG_DIR=$STACK_DIR/log
+# Unix sockets of PostgreSQL and PgBouncer: $SOCKET_DIR/.s.PGSQL.<port>. A socket path may be at most 107 bytes
+# (sun_path is 108 with the NUL; PostgreSQL refuses a longer one at start), and a deep checkout (GitHub:
+# /home/runner/work/<repo>/<repo>/.local/test/run) gets close, so a too-long RUN_DIR moves the sockets to a short
+# directory of their own under /tmp, one per stack directory and profile. psql and pgbouncer use $SOCKET_DIR.
+socket_dir() {
+  local socket=/.s.PGSQL.$PG_PORT
+  ((${#PGBOUNCER_PORT} <= ${#PG_PORT})) || socket=/.s.PGSQL.$PGBOUNCER_PORT
+  if ((${#RUN_DIR} + ${#socket} <= 107)); then
+    printf '%s' "$RUN_DIR"
+  else
+    printf '/tmp/di-%s-%s' "$(printf '%s' "$STACK_DIR" | md5sum | cut -c1-12)" "$PROFILE"
+  fi
+}
+SOCKET_DIR=$(socket_dir)
 
 log() { printf '[stack:%s] %s\n' "$PROFILE" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -94,8 +108,11 @@ install() {
 
 prepare_dirs() {
   mkdir -p "$STACK_DIR" "$RUN_DIR" "$LOG_DIR"
+  # Local connections are trusted: a socket directory of its own under /tmp is for its owner only.
+  [[ "$SOCKET_DIR" == "$RUN_DIR" ]] || mkdir -p -m 700 "$SOCKET_DIR"
   if is_root; then
     chown -R postgres: "$STACK_DIR"
+    chown postgres: "$SOCKET_DIR"
     # The database user must be able to reach the state directory through every parent.
     as_db test -w "$STACK_DIR" || die "user postgres cannot write $STACK_DIR; set STACK_DIR to a reachable path"
   fi
@@ -104,7 +121,7 @@ prepare_dirs() {
 pg_running() { as_db "$PG_BIN/pg_ctl" -D "$DATA_DIR" status >/dev/null 2>&1; }
 
 psql_admin() {
-  as_db psql -X -q -v ON_ERROR_STOP=1 -h "$RUN_DIR" -p "$PG_PORT" -U postgres "$@"
+  as_db psql -X -q -v ON_ERROR_STOP=1 -h "$SOCKET_DIR" -p "$PG_PORT" -U postgres "$@"
 }
 
 start_postgres() {
@@ -118,7 +135,7 @@ start_postgres() {
   else
     log "starting PostgreSQL on 127.0.0.1:$PG_PORT"
     as_db "$PG_BIN/pg_ctl" -D "$DATA_DIR" -l "$LOG_DIR/postgresql.log" -w -t 60 start \
-      -o "-p $PG_PORT -k $RUN_DIR -c listen_addresses=127.0.0.1 -c max_connections=100 -c fsync=off \
+      -o "-p $PG_PORT -k $SOCKET_DIR -c listen_addresses=127.0.0.1 -c max_connections=100 -c fsync=off \
           -c password_encryption=scram-sha-256 -c log_min_messages=warning" >/dev/null
   fi
   psql_admin -d postgres <<SQL
@@ -140,6 +157,7 @@ start_pgbouncer() {
     return
   fi
   sed -e "s|@PG_PORT@|$PG_PORT|g" -e "s|@PGBOUNCER_PORT@|$PGBOUNCER_PORT|g" \
+      -e "s|^unix_socket_dir = .*|unix_socket_dir = $SOCKET_DIR|" \
       -e "s|@RUN_DIR@|$RUN_DIR|g" -e "s|@LOG_DIR@|$LOG_DIR|g" "$ROOT/pgbouncer/pgbouncer.ini" >"$RUN_DIR/pgbouncer.ini"
   printf '"%s" "%s"\n' "$DB_USER" "$DB_PASSWORD" "$AUTH_DB_USER" "$AUTH_DB_PASSWORD" >"$RUN_DIR/userlist.txt"
   chmod 600 "$RUN_DIR/userlist.txt" "$RUN_DIR/pgbouncer.ini"

@@ -68,12 +68,13 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 A generated value is looked up in the Secret the release already has, so an upgrade keeps it; on first install it is
 random. It is cached in .Values so that every template of one render sees the same value (the database password
 appears in the services' Secret, PgBouncer's userlist and PostgreSQL's Secret).
-Args: (dict "root" $ "secret" <name> "key" <key> "cacheKey" <name>)
+Args: (dict "root" $ "secret" <name> "key" <key> "cacheKey" <name>), optionally "random" <first-install value>
+(default: 32 random alphanumerics).
 */}}
 {{- define "device-identity.generated" -}}
 {{- $cache := default dict .root.Values._generated -}}
 {{- if not (hasKey $cache .cacheKey) -}}
-{{- $value := randAlphaNum 32 -}}
+{{- $value := .random | default (randAlphaNum 32) -}}
 {{- $existing := lookup "v1" "Secret" .root.Release.Namespace .secret -}}
 {{- if and $existing $existing.data (hasKey $existing.data .key) -}}
 {{- $value = index $existing.data .key | b64dec -}}
@@ -92,7 +93,7 @@ Args: (dict "root" $ "secret" <name> "key" <key> "cacheKey" <name>)
 The database password is rendered only when the chart owns it (database.password, or generated for the bundled
 PostgreSQL). With database.existingSecret nothing may call this: the pods read that Secret (dbPasswordSecretName /
 dbPasswordSecretKey). An external database without a password source renders "" here, so that the validation's
-message (templates/_validate.tpl), not a lookup of a generated one, is what the user sees.
+message (templates/_validate.tpl), not a generated password, is what the user sees.
 */}}
 {{- define "device-identity.dbPassword" -}}
 {{- if .Values.database.existingSecret -}}

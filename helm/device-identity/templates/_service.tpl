@@ -26,7 +26,9 @@ data:
   IDENTITY_DB_HOST: {{ include "device-identity.componentName" (dict "root" $root "component" "pgbouncer") | quote }}
   IDENTITY_DB_PORT: {{ $root.Values.pgbouncer.port | quote }}
   IDENTITY_DB_NAME: {{ $root.Values.database.name | quote }}
+  {{- if ne .component "auth-service" }}
   IDENTITY_DB_USER: {{ $root.Values.database.user | quote }}
+  {{- end }}
   QUARKUS_DATASOURCE_JDBC_MAX_SIZE: {{ $svc.db.poolMaxSize | quote }}
   QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT: {{ $svc.db.acquisitionTimeout | quote }}
   IDENTITY_OVERLOAD_DEADLINE: {{ $svc.overload.deadline | quote }}
@@ -45,6 +47,12 @@ data:
   IDENTITY_AUTH_UNKNOWN_DEVICE: {{ $svc.unknownDevice | quote }}
   IDENTITY_AUTH_RATE_LIMIT_ATTEMPTS: {{ $svc.rateLimit.attempts | quote }}
   IDENTITY_AUTH_RATE_LIMIT_PERIOD: {{ $svc.rateLimit.period | quote }}
+  # The verified-credential fast path; the key set (IDENTITY_AUTH_FAST_PATH_KEYS) and this service's own database
+  # role (IDENTITY_DB_USER / IDENTITY_DB_PASSWORD) come from Secrets (_fastpath.tpl).
+  IDENTITY_AUTH_FAST_PATH_ENABLED: {{ $svc.fastPath.enabled | quote }}
+  {{- if and $svc.fastPath.enabled $svc.fastPath.currentKey }}
+  IDENTITY_AUTH_FAST_PATH_CURRENT_KEY: {{ $svc.fastPath.currentKey | quote }}
+  {{- end }}
   # registration-service owns the schema.
   IDENTITY_SCHEMA_MIGRATE: "false"
   {{- else }}
@@ -53,14 +61,25 @@ data:
   IDENTITY_SCHEMA_MIGRATE: "true"
   IDENTITY_SCHEMA_HOST: {{ include "device-identity.postgresHost" $root | quote }}
   IDENTITY_SCHEMA_PORT: {{ include "device-identity.postgresPort" $root | quote }}
+  # The role V2 grants auth-service's privileges to (the Flyway placeholder authRole); it must exist before migrating.
+  IDENTITY_AUTH_DB_USER: {{ $root.Values.database.auth.user | quote }}
   {{- end }}
 {{- end -}}
 
 {{/* Secrets the pods read at start; tokens from an existingSecret are the owner's to roll. */}}
 {{- define "device-identity.service.secretChecksum" -}}
-{{- $secrets := list (include "device-identity.dbPasswordChecksum" .root) -}}
+{{- $secrets := list -}}
+{{- if eq .component "auth-service" -}}
+{{- $secrets = append $secrets (include "device-identity.authService.secretChecksumParts" .root) -}}
+{{- else -}}
+{{- $secrets = append $secrets (include "device-identity.dbPasswordChecksum" .root) -}}
+{{- end -}}
 {{- if and (eq .component "registration-service") (not .root.Values.registrationService.existingSecret) -}}
 {{- $secrets = append $secrets (include "device-identity.registrationTokens" .root) -}}
+{{- end -}}
+{{- if and (eq .component "registration-service") .root.Values.postgresql.enabled -}}
+{{- /* Its init container sets auth-service's role password. */ -}}
+{{- $secrets = append $secrets (include "device-identity.authDbPassword" .root) -}}
 {{- end -}}
 {{- join "|" $secrets | sha256sum -}}
 {{- end -}}
@@ -110,6 +129,11 @@ spec:
       securityContext:
         # 185 is the user of the Quarkus/UBI OpenJDK base images.
         {{- include "device-identity.podSecurityContext" (dict "uid" 185) | nindent 8 }}
+      {{- if and (eq .component "registration-service") $root.Values.postgresql.enabled }}
+      # auth-service's role must exist before this service migrates (_fastpath.tpl).
+      initContainers:
+        {{- include "device-identity.authRoleInitContainer" $root | nindent 8 }}
+      {{- end }}
       containers:
         - name: {{ .component }}
           image: {{ include "device-identity.image" (dict "root" $root "image" $svc.image) | quote }}
@@ -122,11 +146,15 @@ spec:
             - configMapRef:
                 name: {{ include "device-identity.componentName" . }}
           env:
+            {{- if eq .component "auth-service" }}
+            {{- include "device-identity.authService.secretEnv" $root | nindent 12 }}
+            {{- else }}
             - name: IDENTITY_DB_PASSWORD
               valueFrom:
                 secretKeyRef:
                   name: {{ include "device-identity.dbPasswordSecretName" $root }}
                   key: {{ include "device-identity.dbPasswordSecretKey" $root }}
+            {{- end }}
             {{- if eq .component "registration-service" }}
             - name: REGISTRATION_TOKENS
               valueFrom:

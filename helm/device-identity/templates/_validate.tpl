@@ -40,23 +40,33 @@ fails with all of them at once (templates/validate.yaml). README "Kubernetes" li
 {{- $errors = append $errors (printf "timeouts: pgbouncer.queryWaitTimeout %dms is not shorter than the shortest service deadline %dms: a starved query would be cut off only after nobody waits for it. Lower pgbouncer.queryWaitTimeout." $qwt $minDeadline) -}}
 {{- end -}}
 
-{{/* 2. Client connections at HPA maximum vs PgBouncer's max_client_conn (with headroom for uneven spreading). */}}
-{{- $authConns := mul ($auth.maxReplicas | int64) ($auth.pool | int64) -}}
+{{/*
+2. Client connections at HPA maximum vs PgBouncer's max_client_conn (with headroom for uneven spreading). Each
+auth-service replica holds one connection more than its pool: the fast path's verifier writer has its own datasource
+(max-size 1). It is counted whether or not the fast path is on (the datasource exists either way).
+*/}}
+{{- $authPerReplica := add ($auth.pool | int64) 1 -}}
+{{- $authConns := mul ($auth.maxReplicas | int64) $authPerReplica -}}
 {{- $regConns := mul ($reg.maxReplicas | int64) ($reg.pool | int64) -}}
 {{- $clients := add $authConns $regConns -}}
 {{- $clientCap := div (mul ($v.pgbouncer.replicas | int64) ($v.pgbouncer.maxClientConn | int64) (sub 100 ($v.pgbouncer.clientHeadroomPercent | int64))) 100 -}}
 {{- if gt $clients $clientCap -}}
-{{- $errors = append $errors (printf "connections: at HPA maximum auth-service opens %d replicas x pool %d = %d and registration-service %d x %d = %d client connections, %d in all, but PgBouncer admits %d replicas x max_client_conn %d less %d%% headroom = %d. Raise pgbouncer.maxClientConn or pgbouncer.replicas, or lower the services' autoscaling.maxReplicas or db.poolMaxSize." ($auth.maxReplicas | int64) ($auth.pool | int64) $authConns ($reg.maxReplicas | int64) ($reg.pool | int64) $regConns $clients ($v.pgbouncer.replicas | int64) ($v.pgbouncer.maxClientConn | int64) ($v.pgbouncer.clientHeadroomPercent | int64) $clientCap) -}}
+{{- $errors = append $errors (printf "connections: at HPA maximum auth-service opens %d replicas x (pool %d + 1 verifier writer) = %d and registration-service %d x %d = %d client connections, %d in all, but PgBouncer admits %d replicas x max_client_conn %d less %d%% headroom = %d. Raise pgbouncer.maxClientConn or pgbouncer.replicas, or lower the services' autoscaling.maxReplicas or db.poolMaxSize." ($auth.maxReplicas | int64) ($auth.pool | int64) $authConns ($reg.maxReplicas | int64) ($reg.pool | int64) $regConns $clients ($v.pgbouncer.replicas | int64) ($v.pgbouncer.maxClientConn | int64) ($v.pgbouncer.clientHeadroomPercent | int64) $clientCap) -}}
 {{- end -}}
 
-{{/* 3. Server connections: PgBouncer's pools plus the direct migration connections vs PostgreSQL max_connections. */}}
-{{- $perBouncer := add ($v.pgbouncer.defaultPoolSize | int64) ($v.pgbouncer.reservePoolSize | int64) -}}
+{{/*
+3. Server connections: PgBouncer's pools plus the direct migration connections vs PostgreSQL max_connections.
+PgBouncer keeps one pool per database/user pair and there are two users (registration-service's database.user and
+auth-service's database.auth.user), each pool up to default_pool_size + reserve_pool_size.
+*/}}
+{{- $users := 2 -}}
+{{- $perBouncer := mul $users (add ($v.pgbouncer.defaultPoolSize | int64) ($v.pgbouncer.reservePoolSize | int64)) -}}
 {{- $bouncerServers := mul ($v.pgbouncer.replicas | int64) $perBouncer -}}
 {{- $migration := mul ($reg.maxReplicas | int64) ($v.registrationService.db.migrationConnections | int64) -}}
 {{- $servers := add $bouncerServers $migration -}}
 {{- $serverCap := sub ($v.postgresql.maxConnections | int64) ($v.postgresql.reservedConnections | int64) -}}
 {{- if gt $servers $serverCap -}}
-{{- $errors = append $errors (printf "connections: PgBouncer can open %d replicas x (default_pool_size %d + reserve_pool_size %d) = %d server connections and registration-service's migrations %d x %d = %d more, %d in all, but PostgreSQL allows max_connections %d - reserved %d = %d. Lower pgbouncer.defaultPoolSize or pgbouncer.replicas, or raise postgresql.maxConnections." ($v.pgbouncer.replicas | int64) ($v.pgbouncer.defaultPoolSize | int64) ($v.pgbouncer.reservePoolSize | int64) $bouncerServers ($reg.maxReplicas | int64) ($v.registrationService.db.migrationConnections | int64) $migration $servers ($v.postgresql.maxConnections | int64) ($v.postgresql.reservedConnections | int64) $serverCap) -}}
+{{- $errors = append $errors (printf "connections: PgBouncer can open %d replicas x %d users (database.user, database.auth.user: one pool each) x (default_pool_size %d + reserve_pool_size %d) = %d server connections and registration-service's migrations %d x %d = %d more, %d in all, but PostgreSQL allows max_connections %d - reserved %d = %d. Lower pgbouncer.defaultPoolSize or pgbouncer.replicas, or raise postgresql.maxConnections." ($v.pgbouncer.replicas | int64) $users ($v.pgbouncer.defaultPoolSize | int64) ($v.pgbouncer.reservePoolSize | int64) $bouncerServers ($reg.maxReplicas | int64) ($v.registrationService.db.migrationConnections | int64) $migration $servers ($v.postgresql.maxConnections | int64) ($v.postgresql.reservedConnections | int64) $serverCap) -}}
 {{- end -}}
 
 {{/*
@@ -98,6 +108,9 @@ subsumed (admitted ≥ threads), and the former "in-flight ≤ admitted at minRe
 {{- $errors = append $errors (printf "autoscaling: %s.autoscaling.minReplicas %d is above maxReplicas %d." $name ($a.minReplicas | int64) ($a.maxReplicas | int64)) -}}
 {{- end -}}
 {{- end -}}
+
+{{/* 6. auth-service's own role and the fast path's key set (_fastpath.tpl). */}}
+{{- $errors = concat $errors (include "device-identity.validate.fastPath" . | fromJsonArray) -}}
 
 {{- if $errors -}}
 {{- fail (printf "\n\nThe values break the chain's invariants (README \"Kubernetes\"):\n  - %s\n" (join "\n  - " $errors)) -}}

@@ -38,6 +38,8 @@ server_login_retry = {{ include "device-identity.seconds" $p.serverLoginRetry }}
 ignore_startup_parameters = extra_float_digits
 {{- end -}}
 
+{{/* Both roles: PgBouncer logs in to PostgreSQL as the client's user, so each needs its password here. */}}
 {{- define "device-identity.pgbouncer.userlist" -}}
 {{ printf "%q %q" .Values.database.user (include "device-identity.dbPassword" .) }}
+{{ printf "%q %q" .Values.database.auth.user (include "device-identity.authDbPassword" .) }}
 {{- end -}}

@@ -49,8 +49,14 @@ class ImagesTest {
             assertEquals("", image.path("tag").asText(), service + ".image.tag must default to the appVersion");
         }
 
-        String job = Repo.yaml("k8s/jobs/loadtest-job.yaml").path("spec").path("template").path("spec")
-                .path("initContainers").get(0).path("image").asText();
+        String job = null;
+        for (JsonNode container : Repo.yaml("k8s/jobs/loadtest-job.yaml").path("spec").path("template").path("spec")
+                .path("initContainers")) {
+            if (container.path("name").asText().equals("loadtest")) {
+                job = container.path("image").asText();
+            }
+        }
+        assertTrue(job != null, "k8s/jobs/loadtest-job.yaml has no init container named loadtest");
         assertEquals(job.substring(0, job.lastIndexOf(':')), "device-identity/loadtest");
         assertTrue(built.contains("device-identity/loadtest"), built.toString());
         assertEquals(appVersion, job.substring(job.lastIndexOf(':') + 1), "the load-test Job's tag is not appVersion");

@@ -134,6 +134,73 @@ class WorkflowsTest {
         assertTrue(checked.stream().anyMatch(reference -> reference.startsWith("k8s/")), checked.toString());
     }
 
+    /**
+     * A script that dispatches on its first argument (`case "$COMMAND" in`) must know the subcommand a workflow step
+     * gives it, directly or through the recipe of a Makefile target the step calls (`make storm` runs
+     * `k8s/kind.sh storm`): a typo would only show on GitHub, as the script's usage text and exit 2.
+     */
+    @Test
+    void everySubcommandAWorkflowOrItsMakeTargetsGiveAScriptIsOneTheScriptHas() {
+        List<String> lines = new ArrayList<>();
+        for (Path file : Repo.workflowFiles()) {
+            for (String run : Repo.runScripts(Repo.yaml(file))) {
+                lines.addAll(run.lines().toList());
+                Matcher make = MAKE.matcher(run);
+                while (make.find()) {
+                    for (String word : make.group(1).trim().split("\\s+")) {
+                        lines.addAll(recipe(word));
+                    }
+                }
+            }
+        }
+        List<String> checked = new ArrayList<>();
+        Pattern call = Pattern.compile("(?<![\\w./-])((?:scripts|k8s)/[\\w.-]+\\.sh)\\s+([a-z][a-z0-9-]*)");
+        for (String line : lines) {
+            Matcher matcher = call.matcher(line);
+            while (matcher.find()) {
+                Set<String> subcommands = subcommands(matcher.group(1));
+                if (subcommands.isEmpty()) {
+                    continue; // takes files or options, not a subcommand
+                }
+                checked.add(matcher.group(1) + " " + matcher.group(2));
+                assertTrue(subcommands.contains(matcher.group(2)),
+                        "`" + line.strip() + "`: " + matcher.group(1) + " has no subcommand " + matcher.group(2) + " " + subcommands);
+            }
+        }
+        assertTrue(checked.contains("k8s/kind.sh up") && checked.contains("scripts/stack.sh install"), checked.toString());
+    }
+
+    /** The recipe lines of a Makefile target ($(TEST_STACK) expanded to the script it names). */
+    private static List<String> recipe(String target) {
+        List<String> recipe = new ArrayList<>();
+        boolean in = false;
+        for (String line : Repo.read("Makefile").lines().toList()) {
+            if (line.startsWith(target + ":")) {
+                in = true;
+            } else if (in && line.startsWith("\t")) {
+                recipe.add(line.replace("$(TEST_STACK)", "scripts/stack.sh"));
+            } else if (in) {
+                break;
+            }
+        }
+        return recipe;
+    }
+
+    /** The labels of a script's `case "$COMMAND" in` dispatch; empty when it has none. */
+    private static Set<String> subcommands(String script) {
+        String text = Repo.read(script);
+        int dispatch = text.lastIndexOf("case \"$COMMAND\" in");
+        Set<String> labels = new java.util.TreeSet<>();
+        if (dispatch < 0) {
+            return labels;
+        }
+        Matcher label = Pattern.compile("(?m)^\\s+([a-z][a-z0-9|-]*)\\)").matcher(text.substring(dispatch));
+        while (label.find()) {
+            labels.addAll(List.of(label.group(1).split("\\|")));
+        }
+        return labels;
+    }
+
     @Test
     void theKindClusterIsCreatedUnderTheNameKindShLoadsImagesInto() {
         JsonNode e2e = Repo.yaml(".github/workflows/e2e-kind.yml");

@@ -50,12 +50,15 @@ class ExternalDatabaseTest {
                 "postgresql.external.host", "db.example", "database.existingSecret", EXISTING,
                 "database.existingSecretKey", "pw", "pgbouncer.exporter.enabled", true));
 
-        for (String service : List.of("auth-service", "registration-service")) {
-            EnvVar password = env(container(rendered.get(Deployment.class, Chart.name(service)).getSpec().getTemplate()
-                    .getSpec(), service), "IDENTITY_DB_PASSWORD");
-            assertEquals(EXISTING, password.getValueFrom().getSecretKeyRef().getName(), service);
-            assertEquals("pw", password.getValueFrom().getSecretKeyRef().getKey(), service);
-        }
+        // registration-service logs in as the owner, from the existing Secret; auth-service keeps its own role's
+        // Secret, which the chart owns (database.auth.*).
+        EnvVar owner = env(container(rendered.get(Deployment.class, Chart.name("registration-service")).getSpec()
+                .getTemplate().getSpec(), "registration-service"), "IDENTITY_DB_PASSWORD");
+        assertEquals(EXISTING, owner.getValueFrom().getSecretKeyRef().getName());
+        assertEquals("pw", owner.getValueFrom().getSecretKeyRef().getKey());
+        EnvVar auth = env(container(rendered.get(Deployment.class, Chart.name("auth-service")).getSpec().getTemplate()
+                .getSpec(), "auth-service"), "IDENTITY_DB_PASSWORD");
+        assertEquals(Chart.name("db-auth"), auth.getValueFrom().getSecretKeyRef().getName());
 
         Secret db = rendered.get(Secret.class, Chart.name("db"));
         assertFalse(db.getData().containsKey("password"), "the chart's db Secret carries a password");
@@ -76,7 +79,11 @@ class ExternalDatabaseTest {
         EnvVar pgbPassword = env(pgb, "PGBOUNCER_DB_PASSWORD");
         assertEquals(EXISTING, pgbPassword.getValueFrom().getSecretKeyRef().getName());
         assertEquals("pw", pgbPassword.getValueFrom().getSecretKeyRef().getKey());
+        assertEquals("identity_auth", env(pgb, "PGBOUNCER_AUTH_DB_USER").getValue());
+        assertEquals(Chart.name("db-auth"), env(pgb, "PGBOUNCER_AUTH_DB_PASSWORD").getValueFrom().getSecretKeyRef()
+                .getName(), "auth-service's role keeps the chart's own Secret");
         String script = String.join(" ", pgb.getCommand());
+        assertTrue(script.contains("$PGBOUNCER_AUTH_DB_USER"), "the userlist lacks auth-service's role: " + script);
         assertTrue(script.contains(">/run/pgbouncer/userlist.txt") && script.contains("exec pgbouncer /etc/pgbouncer/pgbouncer.ini"),
                 script);
         assertTrue(pgb.getVolumeMounts().stream().anyMatch(m -> m.getMountPath().equals("/run/pgbouncer")));
@@ -86,6 +93,17 @@ class ExternalDatabaseTest {
         assertEquals(EXISTING, env(exporter, "PGBOUNCER_DB_PASSWORD").getValueFrom().getSecretKeyRef().getName());
         assertEquals("postgres://identity:$(PGBOUNCER_DB_PASSWORD)@127.0.0.1:5432/pgbouncer?sslmode=disable",
                 env(exporter, "PGBOUNCER_EXPORTER_CONNECTION_STRING").getValue());
+    }
+
+    @Test
+    void registrationServicesRoleInitContainerLogsInWithTheExistingSecret() {
+        Chart.Rendered rendered = Chart.render(Chart.set("database.existingSecret", EXISTING));
+        PodSpec pod = rendered.get(Deployment.class, Chart.name("registration-service")).getSpec().getTemplate().getSpec();
+        Container init = pod.getInitContainers().stream().filter(c -> c.getName().equals("auth-db-role")).findFirst()
+                .orElseThrow();
+        assertEquals(EXISTING, env(init, "PGPASSWORD").getValueFrom().getSecretKeyRef().getName());
+        EnvVar password = env(container(pod, "registration-service"), "IDENTITY_DB_PASSWORD");
+        assertEquals(EXISTING, password.getValueFrom().getSecretKeyRef().getName());
     }
 
     @Test
@@ -100,8 +118,8 @@ class ExternalDatabaseTest {
     @Test
     void withoutAnExistingSecretNothingChanges() {
         Chart.Rendered rendered = Chart.render();
-        EnvVar password = env(container(rendered.get(Deployment.class, Chart.name("auth-service")).getSpec()
-                .getTemplate().getSpec(), "auth-service"), "IDENTITY_DB_PASSWORD");
+        EnvVar password = env(container(rendered.get(Deployment.class, Chart.name("registration-service")).getSpec()
+                .getTemplate().getSpec(), "registration-service"), "IDENTITY_DB_PASSWORD");
         assertEquals(Chart.name("db"), password.getValueFrom().getSecretKeyRef().getName());
         assertEquals("password", password.getValueFrom().getSecretKeyRef().getKey());
         Map<String, String> pgbouncer = rendered.get(Secret.class, Chart.name("pgbouncer")).getData();

@@ -46,19 +46,41 @@ class InvariantsTest {
 
     @Test
     void clientConnectionsAtHpaMaximumBeyondMaxClientConnAreRefused() {
-        // auth 30 x 10 + registration 3 x 10 = 330 client connections > 2 x 200 less 20 % headroom = 320.
-        // (EMQX's derived pool grows with maxReplicas, so the in-flight invariant still holds.)
+        // auth 30 x (10 + 1 verifier writer) + registration 3 x 10 = 360 client connections > 2 x 200 less 20 %
+        // headroom = 320. (EMQX's derived pool grows with maxReplicas, so the in-flight invariant still holds.)
         String message = Chart.refusal(Chart.set("authService.autoscaling.maxReplicas", 30));
-        assertMentions(message, "connections:", "30 replicas x pool 10 = 300", "3 x 10 = 30", "330 in all",
-                "2 replicas x max_client_conn 200 less 20% headroom = 320", "pgbouncer.maxClientConn");
+        assertMentions(message, "connections:", "30 replicas x (pool 10 + 1 verifier writer) = 330", "3 x 10 = 30",
+                "360 in all", "2 replicas x max_client_conn 200 less 20% headroom = 320", "pgbouncer.maxClientConn");
+    }
+
+    @Test
+    void clientConnectionsCountAuthServicesVerifierWriterConnection() {
+        // One PgBouncer of 115 less 20 % = 92: auth 6 x 10 + registration 3 x 10 = 90 would fit, but each auth-service
+        // replica also holds its verifier writer's connection: 6 x 11 + 30 = 96.
+        String message = Chart.refusal(Chart.set("pgbouncer.replicas", 1, "pgbouncer.maxClientConn", 115));
+        assertMentions(message, "connections:", "6 replicas x (pool 10 + 1 verifier writer) = 66", "96 in all",
+                "1 replicas x max_client_conn 115 less 20% headroom = 92");
+        // 120 less 20 % = 96: exactly enough.
+        Chart.render(Chart.set("pgbouncer.replicas", 1, "pgbouncer.maxClientConn", 120));
     }
 
     @Test
     void pgbouncerServerPoolsBeyondPostgresqlMaxConnectionsAreRefused() {
         String message = Chart.refusal(Chart.set("pgbouncer.defaultPoolSize", 50));
-        assertMentions(message, "connections:", "2 replicas x (default_pool_size 50 + reserve_pool_size 0) = 100",
-                "migrations 3 x 2 = 6", "106 in all", "max_connections 100 - reserved 3 = 97",
-                "pgbouncer.defaultPoolSize", "postgresql.maxConnections");
+        assertMentions(message, "connections:", "2 replicas x 2 users (database.user, database.auth.user: one pool each)"
+                + " x (default_pool_size 50 + reserve_pool_size 0) = 200", "migrations 3 x 2 = 6", "206 in all",
+                "max_connections 100 - reserved 3 = 97", "pgbouncer.defaultPoolSize", "postgresql.maxConnections");
+    }
+
+    @Test
+    void serverConnectionsCountOnePgbouncerPoolPerUser() {
+        // PgBouncer pools per database/user pair, and auth-service has its own user: 2 x 2 x 22 + 6 = 94 fits 97,
+        // 2 x 2 x 23 + 6 = 98 does not (counting one user, 2 x 23 + 6 = 52 would have passed).
+        Chart.render(Chart.set("pgbouncer.defaultPoolSize", 22));
+        assertMentions(Chart.refusal(Chart.set("pgbouncer.defaultPoolSize", 23)), "2 users", "= 92 server connections",
+                "98 in all", "= 97");
+        // The reserve pool is per pool too: 2 x 2 x (20 + 3) + 6 = 98.
+        assertMentions(Chart.refusal(Chart.set("pgbouncer.reservePoolSize", 3)), "reserve_pool_size 3", "98 in all");
     }
 
     @Test

@@ -53,7 +53,8 @@ class K8sManifestsTest {
         Job job = job("loadtest-job.yaml");
         Map<String, String> labels = job.getSpec().getTemplate().getMetadata().getLabels();
         assertEquals("true", labels.get(NetworkPolicyTest.AUTHN_CLIENT));
-        Container loadtest = job.getSpec().getTemplate().getSpec().getInitContainers().get(0);
+        Container loadtest = job.getSpec().getTemplate().getSpec().getInitContainers().stream()
+                .filter(c -> c.getName().equals("loadtest")).findFirst().orElseThrow();
         assertEquals("device-identity/loadtest:0.1.0", loadtest.getImage());
         assertEquals("run", loadtest.getArgs().get(0), "the load generator's run command");
         URI authn = URI.create(arg(loadtest, "--url"));

@@ -61,6 +61,52 @@ class ObservabilityTest {
     }
 
     @Test
+    void dashboardShowsTheFastPathAgainstBcryptItsFallbacksWritesAndSingleFlight() throws Exception {
+        Map<String, String> exprByTitle = exprByTitle(Chart.render(Chart.set("metrics.grafanaDashboard.enabled", true)));
+        // Fast-path allows (reason verified) against bcrypt allows (reason ok), and their ratio.
+        assertContains(exprByTitle.get("Fast path vs bcrypt allows"), "identity_authn_outcomes_total",
+                "result=\"allow\",reason=\"verified\"", "result=\"allow\",reason=\"ok\"", ") / sum(");
+        assertContains(exprByTitle.get("Fast path fallbacks by cause"), "identity_fastpath_fallbacks_total", "by (cause)",
+                "identity_fastpath_allows_total");
+        assertContains(exprByTitle.get("Verifier writes"), "identity_fastpath_writes_total", "by (result)",
+                "identity_fastpath_writes_dropped_total", "identity_fastpath_write_queue_depth");
+        assertContains(exprByTitle.get("bcrypt single-flight"), "identity_bcrypt_joined_total", "identity_bcrypt_flights");
+        assertContains(exprByTitle.get("Fast path on"), "identity_fastpath_enabled");
+        // Every metric the panels name is one the services export (MetricNames, in Prometheus form).
+        String names = Chart.read(Chart.REPO.resolve("identity-core/src/main/java/io/deviceidentity/metrics/MetricNames.java"));
+        for (String metric : List.of("identity.fastpath.enabled", "identity.fastpath.allows", "identity.fastpath.fallbacks",
+                "identity.fastpath.writes", "identity.fastpath.writes.dropped", "identity.fastpath.write.queue.depth",
+                "identity.bcrypt.joined", "identity.bcrypt.flights")) {
+            assertTrue(names.contains("\"" + metric + "\""), metric + " is not in MetricNames");
+        }
+        // Panels do not overlap.
+        JsonNode dashboard = dashboard(Chart.render(Chart.set("metrics.grafanaDashboard.enabled", true)));
+        java.util.Set<String> cells = new java.util.HashSet<>();
+        for (JsonNode panel : dashboard.get("panels")) {
+            JsonNode g = panel.get("gridPos");
+            for (int x = g.get("x").asInt(); x < g.get("x").asInt() + g.get("w").asInt(); x++) {
+                for (int y = g.get("y").asInt(); y < g.get("y").asInt() + g.get("h").asInt(); y++) {
+                    assertTrue(cells.add(x + "," + y), () -> panel.get("title").asText() + " overlaps another panel");
+                }
+            }
+        }
+    }
+
+    private static JsonNode dashboard(Chart.Rendered rendered) throws Exception {
+        return new ObjectMapper().readTree(rendered.get(ConfigMap.class, Chart.name("dashboard")).getData().get("device-identity.json"));
+    }
+
+    private static Map<String, String> exprByTitle(Chart.Rendered rendered) throws Exception {
+        Map<String, String> exprByTitle = new java.util.HashMap<>();
+        for (JsonNode panel : dashboard(rendered).get("panels")) {
+            List<String> exprs = new ArrayList<>();
+            panel.get("targets").forEach(t -> exprs.add(t.get("expr").asText()));
+            exprByTitle.put(panel.get("title").asText(), String.join("\n", exprs));
+        }
+        return exprByTitle;
+    }
+
+    @Test
     void theDashboardIsOffByDefault() {
         List<HasMetadata> maps = Chart.render().resources();
         assertTrue(maps.stream().noneMatch(r -> r.getMetadata().getName().equals(Chart.name("dashboard"))));

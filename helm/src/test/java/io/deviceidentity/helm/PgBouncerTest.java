@@ -59,9 +59,14 @@ class PgBouncerTest {
     }
 
     @Test
-    void userlistHoldsTheDatabaseUserAndPasswordInTheSecret() {
+    void userlistHoldsBothDatabaseUsersAndTheirPasswordsInTheSecret() {
         Secret secret = Chart.render().get(Secret.class, Chart.name("pgbouncer"));
-        assertEquals("\"identity\" \"test-db-password\"", decode(secret, "userlist.txt").trim());
+        // registration-service's owner role and auth-service's own role: PgBouncer logs in to PostgreSQL as each.
+        assertEquals(List.of("\"identity\" \"test-db-password\"", "\"identity_auth\" \"test-auth-db-password\""),
+                decode(secret, "userlist.txt").trim().lines().toList());
+        assertEquals(List.of("\"identity\" \"test-db-password\"", "\"device_auth\" \"another-auth-password\""),
+                decode(Chart.render(Chart.set("database.auth.user", "device_auth", "database.auth.password", "another-auth-password"))
+                        .get(Secret.class, Chart.name("pgbouncer")), "userlist.txt").trim().lines().toList());
         assertEquals("/etc/pgbouncer/userlist.txt", Ini.parse(decode(secret, "pgbouncer.ini")).section("pgbouncer").get("auth_file"));
     }
 

@@ -92,7 +92,7 @@ class ServicesTest {
                 Map.entry("IDENTITY_DB_HOST", Chart.name("pgbouncer")),
                 Map.entry("IDENTITY_DB_PORT", "5432"),
                 Map.entry("IDENTITY_DB_NAME", "identity"),
-                Map.entry("IDENTITY_DB_USER", "identity"),
+                // IDENTITY_DB_USER (auth-service's own role) comes from its Secret, with the password (FastPathChartTest).
                 Map.entry("QUARKUS_DATASOURCE_JDBC_MAX_SIZE", "10"),
                 Map.entry("QUARKUS_DATASOURCE_JDBC_ACQUISITION_TIMEOUT", "1s"),
                 Map.entry("IDENTITY_OVERLOAD_DEADLINE", "4s"),
@@ -104,6 +104,7 @@ class ServicesTest {
                 Map.entry("IDENTITY_AUTH_UNKNOWN_DEVICE", "deny"),
                 Map.entry("IDENTITY_AUTH_RATE_LIMIT_ATTEMPTS", "10"),
                 Map.entry("IDENTITY_AUTH_RATE_LIMIT_PERIOD", "1m"),
+                Map.entry("IDENTITY_AUTH_FAST_PATH_ENABLED", "true"),
                 Map.entry("IDENTITY_SCHEMA_MIGRATE", "false")), env);
     }
 
@@ -112,6 +113,8 @@ class ServicesTest {
         Map<String, String> env = env(DEFAULTS, "registration-service");
         assertEquals("8082", env.get("REGISTRATION_PORT"));
         assertEquals(Chart.name("pgbouncer"), env.get("IDENTITY_DB_HOST"));
+        assertEquals("identity", env.get("IDENTITY_DB_USER"), "the owner role");
+        assertEquals("identity_auth", env.get("IDENTITY_AUTH_DB_USER"), "the role V2 grants auth-service's privileges to");
         assertEquals("true", env.get("IDENTITY_SCHEMA_MIGRATE"));
         assertEquals(Chart.name("postgresql"), env.get("IDENTITY_SCHEMA_HOST"));
         assertEquals("5432", env.get("IDENTITY_SCHEMA_PORT"));
@@ -184,8 +187,16 @@ class ServicesTest {
         String before = checksum(DEFAULTS, "auth-service", "checksum/config");
         assertEquals(before, checksum(Chart.render(), "auth-service", "checksum/config"), "stable across renders");
         assertNotEquals(before, checksum(Chart.render(Chart.set("authService.db.poolMaxSize", 9)), "auth-service", "checksum/config"));
-        assertNotEquals(checksum(DEFAULTS, "auth-service", "checksum/secret"),
-                checksum(Chart.render(Chart.set("database.password", "another-password")), "auth-service", "checksum/secret"));
+        // auth-service reads its own role's password, registration-service the owner's (and sets auth-service's role
+        // password with its init container).
+        Chart.Rendered ownerChanged = Chart.render(Chart.set("database.password", "another-password"));
+        Chart.Rendered authChanged = Chart.render(Chart.set("database.auth.password", "another-auth-password"));
+        assertNotEquals(checksum(DEFAULTS, "auth-service", "checksum/secret"), checksum(authChanged, "auth-service", "checksum/secret"));
+        assertEquals(checksum(DEFAULTS, "auth-service", "checksum/secret"), checksum(ownerChanged, "auth-service", "checksum/secret"));
+        assertNotEquals(checksum(DEFAULTS, "registration-service", "checksum/secret"),
+                checksum(ownerChanged, "registration-service", "checksum/secret"));
+        assertNotEquals(checksum(DEFAULTS, "registration-service", "checksum/secret"),
+                checksum(authChanged, "registration-service", "checksum/secret"));
     }
 
     static Container container(Chart.Rendered rendered, String component) {

@@ -1,0 +1,155 @@
+package io.deviceidentity.buildchecks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every verdict of k8s/e2e-checks.sh runs here against recorded cluster outputs (src/test/resources/e2e-samples/
+ * VERDICT/SAMPLE, read through the script's E2E_RECORDED mode instead of kubectl): each pass-* sample must pass,
+ * each fail-* sample must fail, with the message in its expected-failure file, so a verdict that passes on a broken
+ * run fails the build. A kubectl on PATH that always fails makes sure the recorded mode never reaches a cluster.
+ */
+class E2eChecksTest {
+
+    static final Path SCRIPT = Repo.ROOT.resolve("k8s/e2e-checks.sh");
+    static final Path SAMPLES = Repo.ROOT.resolve("build-checks/src/test/resources/e2e-samples");
+    private static final Pattern COMMAND = Pattern.compile("(?m)^  ([a-z0-9-]+)\\) [a-z0-9_]+ ;;$");
+    private static final Pattern WORKFLOW_CALL = Pattern.compile("k8s/e2e-checks\\.sh\\s+([a-z0-9-]+)");
+
+    /** The failing samples the issue names; each must exist (and fail). */
+    private static final Map<String, List<String>> REQUIRED_FAILURES = Map.of(
+            "loadtest-report", List.of("fail-no-allows", "fail-timeouts-only", "fail-pending-devices", "fail-500"),
+            "no-500", List.of("fail-500-in-previous-container", "fail-zero-auth-service-pods"),
+            "pgbouncer-refusals", List.of("fail-zero-pods", "fail-refusal-in-previous-container"),
+            "storm-connected", List.of("fail-devices-left-out", "fail-zero-emqx-pods"),
+            "reconnect-storm", List.of("fail-devices-not-reconnected", "fail-reconnected-without-fast-path",
+                    "fail-5xx-during-reconnects", "fail-pgbouncer-refused"));
+
+    static Set<String> verdicts() {
+        Set<String> verdicts = new LinkedHashSet<>();
+        Matcher matcher = COMMAND.matcher(Repo.read("k8s/e2e-checks.sh"));
+        while (matcher.find()) {
+            verdicts.add(matcher.group(1));
+        }
+        return verdicts;
+    }
+
+    @Test
+    void everyVerdictHasPassingAndFailingSamples() throws IOException {
+        Set<String> verdicts = verdicts();
+        assertEquals(Set.of("no-500", "pgbouncer-refusals", "storm-connected", "reconnect-storm", "loadtest-report"), verdicts);
+        for (String verdict : verdicts) {
+            List<String> samples = samples(verdict);
+            assertTrue(samples.stream().anyMatch(s -> s.startsWith("pass-")), verdict + " has no passing sample");
+            assertTrue(samples.stream().anyMatch(s -> s.startsWith("fail-")), verdict + " has no failing sample");
+            assertTrue(samples.containsAll(REQUIRED_FAILURES.get(verdict)), verdict + ": " + samples);
+            for (String sample : samples) {
+                assertTrue(sample.startsWith("pass-") || sample.startsWith("fail-"), verdict + "/" + sample);
+                assertEquals(sample.startsWith("fail-"), Files.exists(SAMPLES.resolve(verdict).resolve(sample).resolve("expected-failure")),
+                        verdict + "/" + sample + ": a failing sample (only) names its expected failure");
+            }
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyVerdictPassesItsPassingSamplesAndFailsItsFailingOnes() throws IOException {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String verdict : verdicts()) {
+            for (String sample : samples(verdict)) {
+                tests.add(dynamicTest(verdict + "/" + sample, () -> judge(verdict, sample)));
+            }
+        }
+        return tests.stream();
+    }
+
+    @Test
+    void everyVerdictTheWorkflowsCallExists() {
+        Set<String> called = new LinkedHashSet<>();
+        for (Path file : Repo.workflowFiles()) {
+            for (String run : Repo.runScripts(Repo.yaml(file))) {
+                Matcher call = WORKFLOW_CALL.matcher(run);
+                while (call.find()) {
+                    called.add(call.group(1));
+                    assertTrue(verdicts().contains(call.group(1)), Repo.relative(file) + " calls k8s/e2e-checks.sh " + call.group(1));
+                }
+            }
+        }
+        // The e2e run judges with all of them, the node-loss reconnect storm included.
+        assertEquals(verdicts(), called);
+    }
+
+    @Test
+    void theReconnectVerdictDeletesTheEmqxPodHoldingTheMostDevices() throws Exception {
+        Result result = run("reconnect-storm", "pass-reconnected-through-fast-path");
+        assertEquals(0, result.exit(), result.output());
+        assertEquals(List.of("delete pod device-identity-emqx-0"), result.actions());
+        assertTrue(result.output().contains("every device must be back within 51 s"), result.output());
+    }
+
+    private static void judge(String verdict, String sample) throws Exception {
+        Result result = run(verdict, sample);
+        assertFalse(result.output().contains("kubectl must not be called"), result.output());
+        if (sample.startsWith("pass-")) {
+            assertEquals(0, result.exit(), verdict + " failed its passing sample " + sample + ":\n" + result.output());
+        } else {
+            String expected = Files.readString(SAMPLES.resolve(verdict).resolve(sample).resolve("expected-failure")).strip();
+            assertNotEquals(0, result.exit(), verdict + " passed its failing sample " + sample + ":\n" + result.output());
+            assertTrue(result.output().contains("FAILED: ") && result.output().contains(expected),
+                    verdict + " failed " + sample + " for another reason than \"" + expected + "\":\n" + result.output());
+        }
+    }
+
+    record Result(int exit, String output, List<String> actions) {
+    }
+
+    static Result run(String verdict, String sample) throws Exception {
+        Path dir = SAMPLES.resolve(verdict).resolve(sample);
+        Path work = Files.createTempDirectory("e2e-checks");
+        Path bin = Files.createDirectories(work.resolve("bin"));
+        Path kubectl = bin.resolve("kubectl");
+        Files.writeString(kubectl, "#!/bin/sh\necho 'kubectl must not be called with recorded inputs' >&2\nexit 97\n");
+        Files.setPosixFilePermissions(kubectl, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path actions = work.resolve("actions");
+        ProcessBuilder builder = new ProcessBuilder("bash", SCRIPT.toString(), verdict).redirectErrorStream(true);
+        Map<String, String> env = builder.environment();
+        env.put("PATH", bin + ":" + env.get("PATH"));
+        env.put("E2E_RECORDED", dir.toString());
+        env.put("E2E_ACTIONS", actions.toString());
+        env.put("REPORT_DIR", dir.toString());
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), verdict + "/" + sample + " did not finish:\n" + output);
+        List<String> done = Files.exists(actions) ? Files.readAllLines(actions) : List.of();
+        return new Result(process.exitValue(), output, done);
+    }
+
+    private static List<String> samples(String verdict) throws IOException {
+        Path dir = SAMPLES.resolve(verdict);
+        assertTrue(Files.isDirectory(dir), "no samples for " + verdict + " in " + Repo.relative(SAMPLES));
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+}

@@ -1,0 +1,214 @@
+package io.deviceidentity.buildchecks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.deviceidentity.loadtest.cli.LoadtestCommandLine;
+
+/**
+ * Every argument list that something the cluster or a script runs passes to the load generator is parsed by the
+ * load generator's own parser, so that a wrong flag or value fails `make test` instead of a Job in a cluster
+ * (`--progress=off` once made `make load` exit 2 with a usage error). Covered: every container of k8s/jobs/ that
+ * runs the loadtest image (its args, as the YAML has them; the image's ENTRYPOINT is `java -jar loadtest.jar`),
+ * every call scripts/bench.sh makes (recorded by running the script with stand-ins for java, taskset and curl), and
+ * the workflows, which must not call the jar themselves.
+ */
+class LoadtestArgumentsTest {
+
+    static final String IMAGE = "device-identity/loadtest";
+
+    record Invocation(String where, List<String> args) {
+        @Override
+        public String toString() {
+            return where + ": " + args;
+        }
+    }
+
+    /** The args of every Job container running the loadtest image. */
+    static List<Invocation> jobInvocations() throws IOException {
+        List<Invocation> invocations = new ArrayList<>();
+        try (Stream<Path> files = Files.list(Repo.ROOT.resolve("k8s/jobs"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                JsonNode pod = Repo.yaml(file).path("spec").path("template").path("spec");
+                for (String kind : List.of("initContainers", "containers")) {
+                    for (JsonNode container : pod.path(kind)) {
+                        if (!container.path("image").asText().startsWith(IMAGE + ":")) {
+                            continue;
+                        }
+                        String where = Repo.relative(file) + " " + container.path("name").asText();
+                        assertFalse(container.has("command"), where + " overrides the image's entrypoint");
+                        List<String> args = new ArrayList<>();
+                        container.path("args").forEach(arg -> args.add(arg.asText()));
+                        invocations.add(new Invocation(where, args));
+                    }
+                }
+            }
+        }
+        return invocations;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyJobsLoadtestArgumentListIsAcceptedByTheLoadGenerator() throws IOException {
+        List<Invocation> invocations = jobInvocations();
+        assertTrue(invocations.stream().anyMatch(i -> i.where().startsWith("k8s/jobs/loadtest-job.yaml")), invocations.toString());
+        return invocations.stream().map(i -> dynamicTest(i.where(), () -> LoadtestCommandLine.check(i.args())));
+    }
+
+    @Test
+    void everyCallBenchShMakesIsAcceptedByTheLoadGenerator(@TempDir Path dir) throws Exception {
+        List<Invocation> calls = benchShCalls(dir);
+        Set<String> commands = new TreeSet<>();
+        for (Invocation call : calls) {
+            try {
+                commands.add(LoadtestCommandLine.check(call.args()));
+            } catch (RuntimeException e) {
+                throw new AssertionError("scripts/bench.sh passes the load generator an argument list it refuses: "
+                        + call.args() + ": " + e.getMessage(), e);
+            }
+        }
+        assertEquals(Set.of("compare", "run", "seed"), commands, calls.toString());
+        // capacity seed + warm-up + capacity run, seed + run per protected point, restart warm-up + seed + run, compare
+        assertTrue(calls.size() >= 20, calls.size() + " calls: " + calls);
+    }
+
+    @Test
+    void noWorkflowCallsTheLoadGeneratorDirectly() {
+        // If one ever does, its argument list must be added to the checks above.
+        for (Path file : Repo.workflowFiles()) {
+            for (String run : Repo.runScripts(Repo.yaml(file))) {
+                assertFalse(run.contains("loadtest.jar") || run.matches("(?s).*docker run[^\\n]*" + IMAGE + ".*"),
+                        Repo.relative(file) + " runs the load generator itself: " + run);
+            }
+        }
+    }
+
+    /** The checks must be able to fail: deliberately wrong lists, and the Job's own list made wrong, are refused. */
+    @Test
+    void wrongArgumentListsAreRefused() throws IOException {
+        List<String> job = jobInvocations().stream().filter(i -> i.where().contains("loadtest-job.yaml"))
+                .findFirst().orElseThrow().args();
+        LoadtestCommandLine.check(job);
+
+        List<List<String>> wrong = List.of(
+                // the defect this test was written for: not one of auto, tty, lines, none
+                replace(job, "--progress=", "--progress=off"),
+                with(job, "--no-such-flag"),
+                replace(job, "--pool-size=", "--pool-size=twelve"),
+                replace(job, "--duration=", "--duration=2 minutes"),
+                // accepted by picocli as a string, refused by the command's own parsing
+                replace(job, "--retry=", "--retry=sometimes"),
+                with(job, "--step-at=10s"),
+                List.of("seed", "--devices=10"),
+                List.of("--url=http://127.0.0.1:8081/mqtt/authn"),
+                List.of("compare", "--out=/tmp"));
+        for (List<String> args : wrong) {
+            assertThrows(RuntimeException.class, () -> LoadtestCommandLine.check(args), "accepted: " + args);
+        }
+        assertTrue(LoadtestCommandLine.isParameterException(
+                assertThrows(RuntimeException.class, () -> LoadtestCommandLine.check(replace(job, "--progress=", "--progress=off")))));
+    }
+
+    private static List<String> replace(List<String> args, String prefix, String replacement) {
+        assertTrue(args.stream().anyMatch(a -> a.startsWith(prefix)), prefix + " not in " + args);
+        return args.stream().map(a -> a.startsWith(prefix) ? replacement : a).toList();
+    }
+
+    private static List<String> with(List<String> args, String extra) {
+        List<String> copy = new ArrayList<>(args);
+        copy.add(extra);
+        return copy;
+    }
+
+    /**
+     * Runs scripts/bench.sh with stand-ins on PATH: taskset runs its command unpinned (and skips scripts/stack.sh,
+     * so no database starts), curl answers every readiness check, java records the load generator's arguments (and
+     * writes the summary.json the script reads back) or idles as auth-service. Returns the recorded calls.
+     */
+    static List<Invocation> benchShCalls(Path dir) throws Exception {
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path records = Files.createDirectories(dir.resolve("calls"));
+        Path authJar = Files.writeString(dir.resolve("auth-service.jar"), "");
+        Path loadtestJar = Files.writeString(dir.resolve("loadtest.jar"), "");
+        script(bin.resolve("taskset"), """
+                [[ "$1" == -c ]] && shift 2
+                case "$1" in */scripts/stack.sh) exit 0 ;; esac
+                exec "$@"
+                """);
+        script(bin.resolve("curl"), "exit 0\n");
+        script(bin.resolve("mvn"), "echo 'mvn must not run (SKIP_BUILD=1)' >&2; exit 1\n");
+        script(bin.resolve("java"), """
+                jar=
+                for ((i = 1; i < $#; i++)); do [[ "${!i}" == -jar ]] && { j=$((i + 1)); jar=${!j}; }; done
+                case "$jar" in
+                  "$FAKE_AUTH_JAR") exec sleep 120 ;;
+                  "$FAKE_LOADTEST_JAR") ;;
+                  *) echo "unexpected java $*" >&2; exit 1 ;;
+                esac
+                args=() seen=
+                for a in "$@"; do [[ -n "$seen" ]] && args+=("$a"); [[ "$a" == "$jar" ]] && seen=1; done
+                printf '%s\\0' "${args[@]}" >"$(mktemp "$CALLS/call.XXXXXX")"
+                if [[ "${args[0]}" == run ]]; then
+                  out=
+                  for ((i = 0; i < ${#args[@]}; i++)); do [[ "${args[i]}" == --out ]] && out=${args[i + 1]}; done
+                  mkdir -p "$out" && echo '{ "steady_state" : { "goodput" : 12.5 } }' >"$out/summary.json"
+                fi
+                """);
+        ProcessBuilder builder = new ProcessBuilder("bash", Repo.ROOT.resolve("scripts/bench.sh").toString())
+                .directory(Repo.ROOT.toFile()).redirectErrorStream(true);
+        Map<String, String> env = builder.environment();
+        env.put("PATH", bin + ":" + env.get("PATH"));
+        env.put("SKIP_BUILD", "1");
+        env.put("AUTH_JAR", authJar.toString());
+        env.put("LOADTEST_JAR", loadtestJar.toString());
+        env.put("FAKE_AUTH_JAR", authJar.toString());
+        env.put("FAKE_LOADTEST_JAR", loadtestJar.toString());
+        env.put("CALLS", records.toString());
+        env.put("STACK_DIR", dir.resolve("stack").toString());
+        env.put("BENCH_OUT", dir.resolve("out").toString());
+        env.put("BENCH_SETTLE", "0");
+        env.remove("BENCH_ONLY");
+        env.remove("BENCH_JMH");
+        Process bench = builder.start();
+        String output = new String(bench.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(bench.waitFor(120, TimeUnit.SECONDS), output);
+        assertEquals(0, bench.exitValue(), "scripts/bench.sh with stand-ins failed:\n" + output);
+
+        List<Invocation> calls = new ArrayList<>();
+        try (Stream<Path> files = Files.list(records)) {
+            for (Path file : files.sorted().toList()) {
+                String text = Files.readString(file);
+                calls.add(new Invocation("scripts/bench.sh", Arrays.asList(text.substring(0, text.length() - 1).split("\0", -1))));
+            }
+        }
+        return calls;
+    }
+
+    private static void script(Path file, String body) throws IOException {
+        Files.writeString(file, "#!/usr/bin/env bash\n" + body);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+}
