@@ -3,19 +3,25 @@
 SHELL := /bin/bash
 MVN ?= mvn -B
 
-.PHONY: up down status test test-db-up test-db-down native-sources native native-test
+.PHONY: up restart down status test test-db-up test-db-down native-sources native native-test
 
 comma := ,
 space := $(subst ,, )
 
-## up: PostgreSQL + PgBouncer + the services on loopback, migrated and seeded with demo devices
+## up: PostgreSQL + PgBouncer + the services on loopback, migrated and seeded with demo devices. Builds only what
+## changed, restarts a running service whose jar or environment changed (README "Running it locally").
 up:
 	scripts/stack.sh up
+
+## restart: stop the services and `make up` again (PostgreSQL and PgBouncer keep running)
+restart:
+	scripts/stack.sh restart
 
 ## down: stop everything `make up` started
 down:
 	scripts/stack.sh down
 
+## status: what runs, on which ports, and where the logs are
 status:
 	scripts/stack.sh status
 

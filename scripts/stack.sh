@@ -5,9 +5,18 @@
 #   scripts/stack.sh db-up [dev|test]        start PostgreSQL + PgBouncer, create the role and database
 #   scripts/stack.sh db-down [dev|test]      stop them
 #   scripts/stack.sh pgbouncer-stop|pgbouncer-start [dev|test]
-#   scripts/stack.sh up                      db-up, build, start the services, migrate, seed demo devices
+#   scripts/stack.sh up                      db-up, build what changed, start (or restart) the services, migrate, seed
+#   scripts/stack.sh restart                 stop the services and `up` again (the database keeps running)
 #   scripts/stack.sh down                    stop everything `up` started
 #   scripts/stack.sh status [dev|test]
+#
+# `up` builds only when a source or pom is newer than a service's jar (FORCE_BUILD=1 always, SKIP_BUILD=1 never),
+# and restarts a running service whose jar or environment changed since it started (NO_RESTART=1 keeps it and says
+# so). The services bind BIND_HOST (127.0.0.1; 0.0.0.0 for an EMQX in a container). EXTERNAL_DB=1 uses an existing
+# PostgreSQL instead of the bundled one: DB_HOST/DB_PORT (what the services query: PgBouncer or PostgreSQL),
+# DB_SCHEMA_HOST/DB_SCHEMA_PORT (PostgreSQL itself, for the migration; default DB_HOST/DB_PORT), DB_NAME, DB_USER,
+# DB_PASSWORD, and auth-service's role AUTH_DB_USER/AUTH_DB_PASSWORD. REGISTRATION_TOKENS (comma-separated) sets
+# registration-service's accepted tokens.
 #
 # Profiles keep `make up` and `make test` apart: dev uses ports 55432/56432, test 55433/56433 (all overridable:
 # PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT). State lives under .local/<profile>/ (STACK_DIR; under
@@ -24,13 +33,21 @@ case "$PROFILE" in
   test) : "${PG_PORT:=55433}" "${PGBOUNCER_PORT:=56433}" ;;
   *) echo "unknown profile '$PROFILE' (dev or test)" >&2; exit 2 ;;
 esac
-: "${AUTH_PORT:=8081}" "${REGISTRATION_PORT:=8082}" "${DEMO_DEVICES:=100}"
-: "${DB_NAME:=identity}" "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}"
+: "${AUTH_PORT:=8081}" "${REGISTRATION_PORT:=8082}" "${DEMO_DEVICES:=100}" "${BIND_HOST:=127.0.0.1}"
+: "${DB_NAME:=identity}" "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}" "${EXTERNAL_DB:=0}"
 # auth-service's own role (reads credentials, writes fast-path verifiers; the V2 migration grants exactly that).
 : "${AUTH_DB_USER:=identity_auth}" "${AUTH_DB_PASSWORD:=identity-auth-local-dev}"
 # The fast path's key for local use only: fixed so that verifiers survive `make down`/`make up`; anyone reading this
 # file has it, so never use it outside this machine (the chart generates a random one into a Secret).
 : "${FAST_PATH_KEYS:=dev-1:ZGV2ZWxvcG1lbnQtb25seS1mYXN0LXBhdGgta2V5LW5vdC1hLXNlY3JldA==}"
+# Where the services query (PgBouncer) and migrate (PostgreSQL itself): the bundled ones unless EXTERNAL_DB=1.
+if [[ "$EXTERNAL_DB" == 1 ]]; then
+  : "${DB_HOST:?EXTERNAL_DB=1 needs DB_HOST (and DB_PORT, DB_PASSWORD, AUTH_DB_PASSWORD; see README \"Your own PostgreSQL\")}"
+  : "${DB_PORT:=5432}"
+else
+  DB_HOST=127.0.0.1 DB_PORT=$PGBOUNCER_PORT DB_SCHEMA_HOST=127.0.0.1 DB_SCHEMA_PORT=$PG_PORT
+fi
+: "${DB_SCHEMA_HOST:=$DB_HOST}" "${DB_SCHEMA_PORT:=$DB_PORT}"
 # As root, the database processes run as 'postgres', which must reach their state through every parent directory.
 # A checkout under a private home (mode 700) is not reachable, so the state then lives under /tmp instead.
 default_stack_dir() {
@@ -189,30 +206,72 @@ db_down() {
 
 # --- services (profile dev only) -------------------------------------------------------------------------------
 
+SERVICES=(registration-service auth-service)
+
 service_env() {
-  export IDENTITY_DB_HOST=127.0.0.1 IDENTITY_DB_PORT=$PGBOUNCER_PORT IDENTITY_DB_NAME=$DB_NAME
+  export IDENTITY_DB_HOST=$DB_HOST IDENTITY_DB_PORT=$DB_PORT IDENTITY_DB_NAME=$DB_NAME
   export IDENTITY_DB_USER=$DB_USER IDENTITY_DB_PASSWORD=$DB_PASSWORD
-  export IDENTITY_SCHEMA_PORT=$PG_PORT
+  export IDENTITY_SCHEMA_HOST=$DB_SCHEMA_HOST IDENTITY_SCHEMA_PORT=$DB_SCHEMA_PORT
+}
+
+# The address the stack itself probes and prints: BIND_HOST, or loopback when it binds every interface.
+probe_host() {
+  case "$BIND_HOST" in 0.0.0.0|::|'[::]') printf '127.0.0.1' ;; *) printf '%s' "$BIND_HOST" ;; esac
+}
+
+service_running() { [[ -f "$RUN_DIR/$1.pid" ]] && kill -0 "$(cat "$RUN_DIR/$1.pid")" 2>/dev/null; }
+
+# What a service runs with: its jar (path and modification time) and every variable of its environment the
+# service can read (IDENTITY_*, QUARKUS_*, its own <SERVICE>_* and JAVA_OPTS). Stored beside its pid when it
+# starts; `up` compares it to decide whether a running service must restart.
+service_fingerprint() {
+  local name=$1 jar=$2 own
+  shift 2
+  own=$(printf '%s' "${name%-service}" | tr '[:lower:]' '[:upper:]')
+  printf 'jar %s %s\n' "$jar" "$(stat -c %Y "$jar" 2>/dev/null || echo missing)"
+  printf 'JAVA_OPTS=%s\n' "${JAVA_OPTS:-}"
+  (service_env; env "$@" | { grep -E "^(IDENTITY|QUARKUS|SMALLRYE|${own})_[A-Z0-9_]*=" || true; } | sort)
+}
+
+# The names (never the values: one is a password) of what differs between two fingerprints.
+fingerprint_changes() {
+  { diff <(printf '%s\n' "$1") <(printf '%s\n' "$2") || true; } | sed -n 's/^[<>] \([^= ]*\)[= ].*/\1/p' \
+    | sort -u | paste -sd' ' -
 }
 
 start_service() {
-  local name=$1 port=$2 jar="$ROOT/$1/target/quarkus-app/quarkus-run.jar"
+  local name=$1 port=$2 jar="$ROOT/$1/target/quarkus-app/quarkus-run.jar" host
   shift 2
-  [[ -f "$jar" ]] || die "$jar is missing: build with 'mvn -DskipTests package'"
-  if [[ -f "$RUN_DIR/$name.pid" ]] && kill -0 "$(cat "$RUN_DIR/$name.pid")" 2>/dev/null; then
-    log "$name already running"
-    return
+  host=$(probe_host)
+  [[ -f "$jar" ]] || die "$jar is missing: run without SKIP_BUILD=1, or build with 'mvn -B -DskipTests package'"
+  local fingerprint
+  fingerprint=$(service_fingerprint "$name" "$jar" "$@")
+  if service_running "$name"; then
+    local before changes
+    before=$(cat "$RUN_DIR/$name.config" 2>/dev/null || true)
+    if [[ "$before" == "$fingerprint" ]]; then
+      log "$name already running, unchanged (make restart to restart it anyway)"
+      return
+    fi
+    changes=$(fingerprint_changes "$before" "$fingerprint")
+    if [[ "${NO_RESTART:-0}" == 1 ]]; then
+      log "WARNING: $name runs with an older jar or configuration ($changes) and was NOT restarted (NO_RESTART=1)"
+      return
+    fi
+    log "$name: jar or configuration changed since it started ($changes): restarting it"
+    stop_service "$name"
   fi
-  log "starting $name on 127.0.0.1:$port"
+  log "starting $name on $BIND_HOST:$port"
   (service_env; exec env "$@" java ${JAVA_OPTS:-} -jar "$jar" >"$LOG_DIR/$name.log" 2>&1) &
   echo $! >"$RUN_DIR/$name.pid"
+  (umask 077; printf '%s\n' "$fingerprint" >"$RUN_DIR/$name.config")
   for _ in $(seq 1 120); do
-    curl -fsS "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && return
-    kill -0 "$(cat "$RUN_DIR/$name.pid")" 2>/dev/null || { tail -n 40 "$LOG_DIR/$name.log" >&2; die "$name exited"; }
+    curl -fsS "http://$host:$port/q/health/ready" >/dev/null 2>&1 && return
+    service_running "$name" || { tail -n 40 "$LOG_DIR/$name.log" >&2; die "$name exited (log: $LOG_DIR/$name.log)"; }
     sleep 0.5
   done
   tail -n 40 "$LOG_DIR/$name.log" >&2
-  die "$name did not become ready"
+  die "$name did not become ready (log: $LOG_DIR/$name.log)"
 }
 
 stop_service() {
@@ -226,40 +285,98 @@ stop_service() {
       for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
       kill -KILL "$pid" 2>/dev/null || true
     fi
-    rm -f "$RUN_DIR/$name.pid"
+    rm -f "$RUN_DIR/$name.pid" "$RUN_DIR/$name.config"
+  fi
+}
+
+# A service needs a build when its jar is missing or older than any pom or source it is built from.
+needs_build() {
+  local name=$1 jar="$ROOT/$1/target/quarkus-app/quarkus-run.jar"
+  [[ -f "$jar" ]] || return 0
+  [[ -n $(find "$ROOT/pom.xml" "$ROOT/identity-core/pom.xml" "$ROOT/identity-core/src" \
+    "$ROOT/$name/pom.xml" "$ROOT/$name/src" -newer "$jar" -print -quit 2>/dev/null) ]]
+}
+
+build_services() {
+  if [[ "${SKIP_BUILD:-0}" == 1 ]]; then
+    log "not building (SKIP_BUILD=1): using the jars in */target/quarkus-app"
+    return
+  fi
+  local stale=() name
+  for name in "${SERVICES[@]}"; do
+    if [[ "${FORCE_BUILD:-0}" == 1 ]] || needs_build "$name"; then stale+=("$name"); fi
+  done
+  if ((${#stale[@]} == 0)); then
+    log "the services' jars are newer than their sources and poms: not building (FORCE_BUILD=1 to build anyway)"
+    return
+  fi
+  local modules
+  modules=$(IFS=,; printf '%s' "${stale[*]}")
+  log "building ${stale[*]} (mvn -B -q -DskipTests package -pl $modules -am; log: $LOG_DIR/build.log)"
+  # Maven 3.8's console library writes colour resets (ESC[0m) even in batch mode: the output goes to a log, and
+  # only its tail, stripped of escape codes, is shown when the build fails.
+  if ! (cd "$ROOT" && mvn -B -q -Dstyle.color=never -DskipTests package -pl "$modules" -am) >"$LOG_DIR/build.log" 2>&1; then
+    sed -e 's/\x1b\[[0-9;]*[A-Za-z]//g' "$LOG_DIR/build.log" | grep -v '^\s*$' | tail -n 40 >&2
+    die "build failed (log: $LOG_DIR/build.log)"
   fi
 }
 
 seed_demo_devices() {
   log "seeding demo-device-1..$DEMO_DEVICES (bcrypt cost 10; existing devices are left alone)"
-  psql_admin -d "$DB_NAME" -v devices="$DEMO_DEVICES" -f "$ROOT/scripts/seed-demo-devices.sql"
+  if [[ "$EXTERNAL_DB" == 1 ]]; then
+    PGPASSWORD=$DB_PASSWORD psql -X -q -v ON_ERROR_STOP=1 -h "$DB_SCHEMA_HOST" -p "$DB_SCHEMA_PORT" -U "$DB_USER" \
+      -d "$DB_NAME" -v devices="$DEMO_DEVICES" -f "$ROOT/scripts/seed-demo-devices.sql"
+  else
+    psql_admin -d "$DB_NAME" -v devices="$DEMO_DEVICES" -f "$ROOT/scripts/seed-demo-devices.sql"
+  fi
+}
+
+registration_tokens() {
+  if [[ -n "${REGISTRATION_TOKEN:-}" && -z "${REGISTRATION_TOKENS:-}" ]]; then
+    die "REGISTRATION_TOKEN is not read: the variable is REGISTRATION_TOKENS (comma-separated), as the service reads it"
+  fi
+  printf '%s' "${REGISTRATION_TOKENS:-dev-registration-token}"
 }
 
 up() {
   command -v curl >/dev/null 2>&1 || die "curl is needed"
-  db_up
-  if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-    log "building the services (mvn -DskipTests package)"
-    (cd "$ROOT" && mvn -B -q -DskipTests package) || die "build failed"
+  local tokens
+  tokens=$(registration_tokens)
+  if [[ "$EXTERNAL_DB" == 1 ]]; then
+    command -v psql >/dev/null 2>&1 || die "psql is needed to seed the demo devices (apt-get install postgresql-client)"
+    mkdir -p "$STACK_DIR" "$RUN_DIR" "$LOG_DIR"
+    log "using your PostgreSQL: queries on $DB_HOST:$DB_PORT, migrations on $DB_SCHEMA_HOST:$DB_SCHEMA_PORT," \
+      "database $DB_NAME, roles $DB_USER (registration-service) and $AUTH_DB_USER (auth-service)"
+  else
+    db_up
   fi
+  build_services
   # registration-service owns the schema: it starts first and migrates (directly against PostgreSQL); auth-service
   # then finds the schema in place and does not migrate.
-  local token=${REGISTRATION_TOKEN:-dev-registration-token}
   start_service registration-service "$REGISTRATION_PORT" REGISTRATION_PORT="$REGISTRATION_PORT" \
-    REGISTRATION_HOST=127.0.0.1 IDENTITY_SCHEMA_MIGRATE=true REGISTRATION_TOKENS="$token" \
+    REGISTRATION_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=true REGISTRATION_TOKENS="$tokens" \
     IDENTITY_AUTH_DB_USER="$AUTH_DB_USER"
-  start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST=127.0.0.1 IDENTITY_SCHEMA_MIGRATE=false \
+  start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=false \
     IDENTITY_DB_USER="$AUTH_DB_USER" IDENTITY_DB_PASSWORD="$AUTH_DB_PASSWORD" IDENTITY_AUTH_FAST_PATH_KEYS="$FAST_PATH_KEYS"
   seed_demo_devices
-  local reg="http://127.0.0.1:$REGISTRATION_PORT" authn="http://127.0.0.1:$AUTH_PORT/mqtt/authn"
+  local host token=${tokens%%,*}
+  host=$(probe_host)
+  local reg="http://$host:$REGISTRATION_PORT" authn="http://$host:$AUTH_PORT/mqtt/authn"
+  local database="  PostgreSQL            127.0.0.1:$PG_PORT      (data: $DATA_DIR)
+  PgBouncer             127.0.0.1:$PGBOUNCER_PORT      (transaction pooling)"
+  [[ "$EXTERNAL_DB" == 1 ]] && database="  database (yours)      $DB_HOST:$DB_PORT (migrations: $DB_SCHEMA_HOST:$DB_SCHEMA_PORT)"
+  local bound=""
+  [[ "$host" != "$BIND_HOST" ]] && bound="
+The services listen on $BIND_HOST:$AUTH_PORT / :$REGISTRATION_PORT (every interface): an EMQX in a container reaches
+them through the host's address (Docker: --add-host=host.docker.internal:host-gateway, then
+http://host.docker.internal:$AUTH_PORT/mqtt/authn)."
   cat <<MSG
 
 The local stack is up:
-  PostgreSQL            127.0.0.1:$PG_PORT      (data: $DATA_DIR)
-  PgBouncer             127.0.0.1:$PGBOUNCER_PORT      (transaction pooling)
+$database
   registration-service  $reg   (log: $LOG_DIR/registration-service.log)
-  auth-service          http://127.0.0.1:$AUTH_PORT   (log: $LOG_DIR/auth-service.log)
-
+  auth-service          http://$host:$AUTH_PORT   (log: $LOG_DIR/auth-service.log)
+$bound
 Registration API token (development only): $token
 Fast-path verifier key: the fixed development key "${FAST_PATH_KEYS%%:*}" from scripts/stack.sh (never use it elsewhere)
 
@@ -285,22 +402,44 @@ Register a device, authenticate it, revoke it:
   curl -s -X POST $authn -H 'content-type: application/json' \\
     -d '{"clientid":"my-device-1","username":"","password":"my-secret-1","peerhost":"127.0.0.1","cert_common_name":""}'
 
-Stop it all with: make down
+Status: make status. Restart the services: make restart. Stop it all: make down
 MSG
+}
+
+restart() {
+  stop_service auth-service
+  stop_service registration-service
+  up
 }
 
 down() {
   stop_service auth-service
   stop_service registration-service
-  db_down
+  if [[ "$EXTERNAL_DB" == 1 ]]; then
+    log "leaving your PostgreSQL alone (EXTERNAL_DB=1)"
+  else
+    db_down
+  fi
 }
 
 status() {
-  pg_running && log "PostgreSQL running on $PG_PORT" || log "PostgreSQL stopped"
-  pgbouncer_running && log "PgBouncer running on $PGBOUNCER_PORT" || log "PgBouncer stopped"
+  if [[ "$EXTERNAL_DB" == 1 ]]; then
+    log "database: yours, $DB_HOST:$DB_PORT (EXTERNAL_DB=1)"
+  else
+    pg_running && log "PostgreSQL running on 127.0.0.1:$PG_PORT (data: $DATA_DIR)" || log "PostgreSQL stopped"
+    pgbouncer_running && log "PgBouncer running on 127.0.0.1:$PGBOUNCER_PORT" || log "PgBouncer stopped"
+  fi
+  local name own port host
   for name in auth-service registration-service; do
-    if [[ -f "$RUN_DIR/$name.pid" ]] && kill -0 "$(cat "$RUN_DIR/$name.pid")" 2>/dev/null; then
-      log "$name running"
+    if service_running "$name"; then
+      # The port and address it was started with (they are in its stored environment), not this shell's.
+      own=$(printf '%s' "${name%-service}" | tr '[:lower:]' '[:upper:]')
+      port=$(sed -n "s/^${own}_PORT=//p" "$RUN_DIR/$name.config" 2>/dev/null)
+      host=$(sed -n "s/^${own}_HOST=//p" "$RUN_DIR/$name.config" 2>/dev/null)
+      log "$name running, pid $(cat "$RUN_DIR/$name.pid"), listening on ${host:-?}:${port:-?}" \
+        "(log: $LOG_DIR/$name.log)"
+    else
+      log "$name stopped"
     fi
   done
 }
@@ -312,7 +451,8 @@ case "$COMMAND" in
   pgbouncer-start) start_pgbouncer ;;
   pgbouncer-stop) stop_pgbouncer ;;
   up) up ;;
+  restart) restart ;;
   down) down ;;
   status) status ;;
-  *) sed -n '2,14p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,24p' "$0" >&2; exit 2 ;;
 esac

@@ -134,8 +134,8 @@ passwd entry and no HOME, as the pod runs it (185). An external database
     - name: PGPASSWORD
       valueFrom:
         secretKeyRef:
-          name: {{ include "device-identity.dbSecretName" . }}
-          key: password
+          name: {{ include "device-identity.dbPasswordSecretName" . }}
+          key: {{ include "device-identity.dbPasswordSecretKey" . }}
     - name: AUTH_DB_USER
       valueFrom:
         secretKeyRef:

@@ -89,12 +89,35 @@ Args: (dict "root" $ "secret" <name> "key" <key> "cacheKey" <name>), optionally 
 {{- include "device-identity.componentName" (dict "root" . "component" "db") -}}
 {{- end -}}
 
+{{/*
+The database password is rendered only when the chart owns it (database.password, or generated for the bundled
+PostgreSQL). With database.existingSecret nothing may call this: the pods read that Secret (dbPasswordSecretName /
+dbPasswordSecretKey). An external database without a password source renders "" here, so that the validation's
+message (templates/_validate.tpl), not a generated password, is what the user sees.
+*/}}
 {{- define "device-identity.dbPassword" -}}
-{{- if .Values.database.password -}}
+{{- if .Values.database.existingSecret -}}
+{{- fail "device-identity.dbPassword called with database.existingSecret set (a chart bug)" -}}
+{{- else if .Values.database.password -}}
 {{- .Values.database.password -}}
+{{- else if not .Values.postgresql.enabled -}}
 {{- else -}}
 {{- include "device-identity.generated" (dict "root" . "secret" (include "device-identity.dbSecretName" .) "key" "password" "cacheKey" "dbPassword") -}}
 {{- end -}}
+{{- end -}}
+
+{{/* Where the pods read the database password: database.existingSecret, or the chart's own Secret. */}}
+{{- define "device-identity.dbPasswordSecretName" -}}
+{{- default (include "device-identity.dbSecretName" .) .Values.database.existingSecret -}}
+{{- end -}}
+
+{{- define "device-identity.dbPasswordSecretKey" -}}
+{{- if .Values.database.existingSecret -}}{{ .Values.database.existingSecretKey }}{{- else -}}password{{- end -}}
+{{- end -}}
+
+{{/* A checksum of the database password for pod annotations; "" when it lives in an existingSecret. */}}
+{{- define "device-identity.dbPasswordChecksum" -}}
+{{- if not .Values.database.existingSecret -}}{{ include "device-identity.dbPassword" . | sha256sum }}{{- end -}}
 {{- end -}}
 
 {{- define "device-identity.tokensSecretName" -}}
@@ -217,7 +240,7 @@ not from the deadline: ceil(maxWait / bcrypt.millis) x concurrency, the services
 {{- end -}}
 
 {{/*
-EMQX's authn in-flight capacity against what the auth tier admits (DESIGN.md §8). Returns JSON:
+EMQX's authn in-flight capacity against what the auth tier admits (README "The values that matter"). Returns JSON:
   nodes, pipelining, headroomPercent, maxReplicas, perReplica (concurrency + queue), admitted (maxReplicas x
   perReplica), required (ceil(admitted x (100 + headroomPercent) / 100)), poolSize (emqx.authn.poolSize, or when
   empty ceil(required / (nodes x pipelining))), derived (bool), inflight (nodes x poolSize x pipelining)

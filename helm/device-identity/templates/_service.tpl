@@ -72,7 +72,7 @@ data:
 {{- if eq .component "auth-service" -}}
 {{- $secrets = append $secrets (include "device-identity.authService.secretChecksumParts" .root) -}}
 {{- else -}}
-{{- $secrets = append $secrets (include "device-identity.dbPassword" .root) -}}
+{{- $secrets = append $secrets (include "device-identity.dbPasswordChecksum" .root) -}}
 {{- end -}}
 {{- if and (eq .component "registration-service") (not .root.Values.registrationService.existingSecret) -}}
 {{- $secrets = append $secrets (include "device-identity.registrationTokens" .root) -}}
@@ -152,8 +152,8 @@ spec:
             - name: IDENTITY_DB_PASSWORD
               valueFrom:
                 secretKeyRef:
-                  name: {{ include "device-identity.dbSecretName" $root }}
-                  key: password
+                  name: {{ include "device-identity.dbPasswordSecretName" $root }}
+                  key: {{ include "device-identity.dbPasswordSecretKey" $root }}
             {{- end }}
             {{- if eq .component "registration-service" }}
             - name: REGISTRATION_TOKENS

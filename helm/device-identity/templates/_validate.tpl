@@ -8,6 +8,11 @@ fails with all of them at once (templates/validate.yaml). README "Kubernetes" li
 {{- $reg := include "device-identity.registrationSizing" . | fromJson -}}
 {{- $errors := list -}}
 
+{{/* 0. An external database needs a password source: a generated one is a password that database does not know. */}}
+{{- if and (not $v.postgresql.enabled) (not $v.database.password) (not $v.database.existingSecret) -}}
+{{- $errors = append $errors "database: postgresql.enabled=false but neither database.existingSecret nor database.password is set: the chart would generate a random password that your PostgreSQL does not know. Create the role and database (README \"Your own PostgreSQL\"), put the role's password in a Secret (kubectl -n <namespace> create secret generic identity-db --from-literal=password=...) and set database.existingSecret=identity-db, or set database.password." -}}
+{{- end -}}
+
 {{/* 1. Timeouts: service deadline < worst-case answer time < EMQX request_timeout. */}}
 {{- $bcryptWorst := mulf ($v.bcrypt.millis | float64) ($v.bcrypt.worstCaseFactor | float64) | ceil | int64 -}}
 {{- $writeMs := include "device-identity.millis" $v.authService.answerWriteMargin | int64 -}}
@@ -65,7 +70,7 @@ auth-service's database.auth.user), each pool up to default_pool_size + reserve_
 {{- end -}}
 
 {{/*
-4. In-flight authn (DESIGN.md §3, §8): what EMQX can send at once must be LARGER than what the auth tier admits at the
+4. In-flight authn (README "Overload control", "The values that matter"): what EMQX can send at once must be LARGER than what the auth tier admits at the
 largest replica count the HPA may choose, plus headroom for the refused requests in flight. If EMQX could send no
 more than the service admits, the excess would wait in EMQX's own unbounded per-connection FIFO, where EMQX's
 request_timeout (its clock starts in that queue) runs out and the answers arrive too late to be read; with more, the

@@ -1,7 +1,7 @@
 {{/*
 EMQX's authentication chain and authorization sources, built once and used twice: as JSON (valid HOCON) in the
 StatefulSet's EMQX_* environment, and as HOCON in NOTES.txt for users who bring their own EMQX. The request
-bodies are the contract auth-service implements (DESIGN.md §3): every value a quoted string placeholder.
+bodies are the contract auth-service implements (README "What the answers mean"): every value a quoted string placeholder.
 */}}
 {{- define "device-identity.emqx.authenticator" -}}
 {{- $a := .Values.emqx.authn -}}

@@ -15,7 +15,12 @@ listen_port = {{ $p.port }}
 ;; No Unix socket: the root filesystem is read-only and every client (exporter included) uses TCP.
 unix_socket_dir =
 auth_type = scram-sha-256
+{{- if .Values.database.existingSecret }}
+;; Written at start from database.existingSecret (templates/pgbouncer/deployment.yaml), into memory.
+auth_file = /run/pgbouncer/userlist.txt
+{{- else }}
 auth_file = /etc/pgbouncer/userlist.txt
+{{- end }}
 admin_users = {{ .Values.database.user }}
 stats_users = {{ .Values.database.user }}
 

@@ -151,7 +151,9 @@ class FastPathChartTest {
 
     @Test
     void theNotesOfAnExternalDatabasePrintTheSqlToCreateTheRole() {
-        String notes = NotesTest.notes(Map.of("postgresql.enabled", false, "postgresql.external.host", "db.example.internal"));
+        // An external database needs a password source (the chart refuses one without): the owner's Secret here.
+        String notes = NotesTest.notes(Map.of("postgresql.enabled", false, "postgresql.external.host", "db.example.internal",
+                "database.existingSecret", "identity-db"));
         assertTrue(notes.contains("CREATE ROLE identity_auth LOGIN PASSWORD"), notes);
         assertTrue(notes.contains("get secret " + AUTH_DB_SECRET), notes);
         assertFalse(NotesTest.notes(Map.of()).contains("CREATE ROLE"), "the bundled PostgreSQL gets it from the init container");

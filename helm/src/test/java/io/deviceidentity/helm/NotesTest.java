@@ -58,6 +58,20 @@ class NotesTest {
                 "emqx/auth-chain.hocon and the chart's HOCON (values.yaml emqx.*) disagree: change both together");
     }
 
+    /** README "Pointing EMQX at auth-service" shows the authentication block of emqx/auth-chain.hocon, unchanged. */
+    @Test
+    void theReadmeShowsTheAuthenticationBlockOfTheHoconFile() {
+        String file = Chart.read(Chart.REPO.resolve("emqx/auth-chain.hocon"));
+        String block = file.substring(file.indexOf("authentication = ["), file.indexOf("\n]\n") + 2);
+        String readme = Chart.read(Chart.REPO.resolve("README.md"));
+        int section = readme.indexOf("## Pointing EMQX at auth-service");
+        int begin = readme.indexOf("```hocon\n", section) + "```hocon\n".length();
+        int end = readme.indexOf("```", begin);
+        assertTrue(section >= 0 && begin > section && end > begin, "README has no hocon block under its EMQX section");
+        assertEquals(withoutComments(block), withoutComments(readme.substring(begin, end)),
+                "README's EMQX configuration and emqx/auth-chain.hocon disagree");
+    }
+
     static String hocon(String notes) {
         int begin = notes.indexOf(BEGIN);
         int end = notes.indexOf(END);

@@ -41,7 +41,8 @@ public class ErrorResponses {
                     RESULT_REJECTED, invalid.reason());
         }
         if (classified instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
-            return new Answer(web.getResponse(), RESULT_REJECTED, "http_" + web.getResponse().getStatus());
+            Response refused = web.getResponse();
+            return new Answer(withJsonBody(refused), RESULT_REJECTED, "http_" + refused.getStatus());
         }
         LOG.error("unexpected failure while answering a request", failure);
         return new Answer(json(Response.serverError(), "internal_error", "the service failed; see its log"),
@@ -57,9 +58,45 @@ public class ErrorResponses {
     @ServerExceptionMapper
     public Response mapUnexpected(Exception failure) {
         if (failure instanceof WebApplicationException web) {
-            return web.getResponse();
+            return withJsonBody(web.getResponse());
         }
         return answerFor(failure).response();
+    }
+
+    /**
+     * The framework's own refusals (no such endpoint, a method the endpoint does not answer, ...) come without a
+     * body; "errors are JSON" holds for them too. Headers such as {@code Allow} are kept.
+     */
+    static Response withJsonBody(Response response) {
+        if (response.hasEntity() || response.getStatus() < 400) {
+            return response;
+        }
+        int status = response.getStatus();
+        String reason;
+        String message;
+        switch (status) {
+            case 404 -> {
+                reason = "not_found";
+                message = "no such endpoint";
+            }
+            case 405 -> {
+                reason = "method_not_allowed";
+                message = "this endpoint does not answer that method (see the Allow header)";
+            }
+            case 406 -> {
+                reason = "not_acceptable";
+                message = "answers are application/json";
+            }
+            case 415 -> {
+                reason = "unsupported_media_type";
+                message = "the body must be application/json";
+            }
+            default -> {
+                reason = "http_" + status;
+                message = "the request was refused";
+            }
+        }
+        return json(Response.fromResponse(response), reason, message);
     }
 
     private static Response json(Response.ResponseBuilder builder, String reason, String message) {

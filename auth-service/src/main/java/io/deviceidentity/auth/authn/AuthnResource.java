@@ -1,5 +1,7 @@
 package io.deviceidentity.auth.authn;
 
+import static jakarta.ws.rs.core.HttpHeaders.CONTENT_TYPE;
+
 import java.util.concurrent.CompletionStage;
 
 import jakarta.ws.rs.Consumes;
@@ -47,7 +49,8 @@ public class AuthnResource {
     @Produces(MediaType.APPLICATION_JSON)
     public CompletionStage<Response> authenticate(byte[] body, @Context RoutingContext context) {
         return answerer.answer("authn", MetricNames.AUTHN_OUTCOMES, context,
-                () -> AuthnRequest.from(JsonBodies.object(json, body)), AuthnRequest::clientId,
+                () -> AuthnRequest.from(JsonBodies.emqxObject(json, body, context.request().getHeader(CONTENT_TYPE))),
+                AuthnRequest::clientId,
                 (request, deadline) -> authenticator.authenticate(request, deadline, context.request().connection())
                         .thenApply(AuthnResource::answer));
     }

@@ -1,5 +1,7 @@
 package io.deviceidentity.auth.authz;
 
+import static jakarta.ws.rs.core.HttpHeaders.CONTENT_TYPE;
+
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -54,7 +56,8 @@ public class AuthzResource {
     @Produces(MediaType.APPLICATION_JSON)
     public CompletionStage<Response> authorize(byte[] body, @Context RoutingContext context) {
         return answerer.answer("authz", MetricNames.AUTHZ_OUTCOMES, context,
-                () -> AuthzRequest.from(JsonBodies.object(json, body)), AuthzRequest::clientId,
+                () -> AuthzRequest.from(JsonBodies.emqxObject(json, body, context.request().getHeader(CONTENT_TYPE))),
+                AuthzRequest::clientId,
                 (request, deadline) -> ClientIdPolicy.isValid(request.clientId())
                         ? database.run(deadline, () -> credentials.find(request.clientId(), false))
                                 .thenApply(found -> decide(request, found))

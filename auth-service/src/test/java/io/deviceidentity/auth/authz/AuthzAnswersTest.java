@@ -4,12 +4,19 @@ import static io.deviceidentity.auth.support.Emqx.authz;
 import static io.deviceidentity.auth.support.TestDevices.device;
 import static io.deviceidentity.auth.support.TestDevices.uniqueId;
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
 
 /** POST /mqtt/authz: EMQX's HTTP authorization source, answered from the same rules the authn answer carries. */
 @QuarkusTest
@@ -77,13 +84,43 @@ class AuthzAnswersTest {
 
     @Test
     void malformedAuthzRequestsAreA400() {
-        given().contentType("application/json").body("{\"clientid\":\"a\",\"action\":\"fly\",\"topic\":\"t\"}")
-                .post("/mqtt/authz").then().statusCode(400).body("reason", equalTo("invalid_field"));
-        given().contentType("application/json")
-                .body("{\"clientid\":\"a\",\"action\":\"publish\",\"topic\":\"t\",\"qos\":\"7\"}")
-                .post("/mqtt/authz").then().statusCode(400).body("reason", equalTo("invalid_field"));
-        given().contentType("application/json").body("{\"clientid\":\"a\",\"action\":\"publish\"}")
-                .post("/mqtt/authz").then().statusCode(400).body("reason", equalTo("missing_field"));
-        given().contentType("application/json").body("{oops").post("/mqtt/authz").then().statusCode(400);
+        authzBody(fields().put("action", "fly")).then().statusCode(400).body("reason", equalTo("invalid_field"));
+        authzBody(fields().put("qos", "7")).then().statusCode(400).body("reason", equalTo("invalid_field"));
+        authzBody(fields().put("qos", "")).then().statusCode(400).body("reason", equalTo("invalid_field"));
+        authzBody(fields().put("retain", "maybe")).then().statusCode(400).body("reason", equalTo("invalid_field"));
+        authzBody(fields().put("topic", "")).then().statusCode(400).body("reason", equalTo("invalid_field"));
+        authzBody(fields().put("peerhost", 7)).then().statusCode(400).body("reason", equalTo("invalid_field"));
+        given().contentType("application/json").body("{oops").post("/mqtt/authz").then().statusCode(400)
+                .body("reason", equalTo("malformed_json"));
+    }
+
+    /** EMQX sends every field of the template; each one the decision reads is required. */
+    @ParameterizedTest
+    @ValueSource(strings = { "clientid", "username", "action", "topic", "qos", "retain" })
+    void everyFieldTheDecisionReadsIsRequired(String field) {
+        ObjectNode missing = fields();
+        missing.remove(field);
+        authzBody(missing).then().statusCode(400).body("reason", equalTo("missing_field"))
+                .body("message", containsString(field));
+        authzBody(fields().putNull(field)).then().statusCode(400).body("reason", equalTo("missing_field"));
+    }
+
+    @Test
+    void peerhostMayBeLeftOutOfTheTemplate() {
+        String id = uniqueId("authz-nopeer");
+        device(id).store();
+        ObjectNode body = fields().put("clientid", id).put("topic", "devices/" + id + "/t");
+        body.remove("peerhost");
+
+        authzBody(body).then().statusCode(200).body("result", equalTo("allow"));
+    }
+
+    private static ObjectNode fields() {
+        return new ObjectMapper().createObjectNode().put("clientid", "a").put("username", "").put("peerhost", "::1")
+                .put("action", "publish").put("topic", "t").put("qos", "0").put("retain", "false");
+    }
+
+    private static Response authzBody(ObjectNode body) {
+        return given().contentType("application/json").body(body.toString()).post("/mqtt/authz");
     }
 }

@@ -36,7 +36,8 @@ import io.vertx.ext.web.RoutingContext;
  * <ul>
  *   <li>{@code PUT} → 201 created / 200 replaced (a revoked device is re-activated), with the device's metadata;</li>
  *   <li>{@code GET} → 200 with the metadata of an active or revoked device (never its hash) / 404;</li>
- *   <li>{@code DELETE} → 204 revoked / 404 when unknown or revoked already; auth-service then denies the device.</li>
+ *   <li>{@code DELETE} → 204 revoked (also when revoked already: DELETE is idempotent) / 404 when never registered;
+ *       auth-service then denies the device.</li>
  * </ul>
  */
 @Path("/v1/devices/{clientId}")
@@ -96,10 +97,27 @@ public class DevicesResource {
     public CompletionStage<Response> delete(@PathParam("clientId") String clientId, @Context RoutingContext context) {
         return answerer.answerToCompletion("registration.delete", MetricNames.REGISTRATION_OUTCOMES, context, clientId,
                 () -> requireValid(clientId),
-                (id, deadline) -> database.run(deadline, () -> store.revoke(id))
-                        .thenApply(revoked -> revoked
-                                ? new Answer(Response.noContent().build(), RESULT_OK, "revoked")
-                                : notFound()));
+                (id, deadline) -> database.run(deadline, () -> revoke(id))
+                        .thenApply(revocation -> switch (revocation) {
+                            case REVOKED -> new Answer(Response.noContent().build(), RESULT_OK, "revoked");
+                            case ALREADY_REVOKED -> new Answer(Response.noContent().build(), RESULT_OK,
+                                    "already_revoked");
+                            case UNKNOWN -> notFound();
+                        }));
+    }
+
+    private enum Revocation { REVOKED, ALREADY_REVOKED, UNKNOWN }
+
+    /**
+     * Revokes an active device. A device revoked already is answered like a fresh revocation (DELETE is idempotent,
+     * and GET shows the device, {@code "status":"revoked"}); only a client id never registered is a 404. The second
+     * read runs only when the update changed nothing, one statement after the other on the same database thread.
+     */
+    private Revocation revoke(String clientId) throws java.sql.SQLException {
+        if (store.revoke(clientId)) {
+            return Revocation.REVOKED;
+        }
+        return credentials.find(clientId, false).isPresent() ? Revocation.ALREADY_REVOKED : Revocation.UNKNOWN;
     }
 
     /** The client id, if it is one a device may be registered under; a 400 otherwise. */

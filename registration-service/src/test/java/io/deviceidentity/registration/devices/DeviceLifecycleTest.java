@@ -60,7 +60,8 @@ class DeviceLifecycleTest {
                  "acl":[{"permission":"allow","action":"publish","topic":"meters/${clientid}/#","qos":[0,1],"retain":false}]}
                 """).put(PATH, id).then().statusCode(201)
                 .body("username", equalTo("meter-7")).body("superuser", equalTo(true))
-                .body("acl", hasSize(1)).body("acl[0].topic", equalTo("meters/${clientid}/#"));
+                .body("acl", hasSize(1)).body("acl[0].topic", equalTo("meters/${clientid}/#"))
+                .body("acl_source", equalTo("device"));
         DeviceCredential stored = Database.row(id).orElseThrow();
         assertEquals("meter-7", stored.username());
         assertTrue(stored.superuser());
@@ -69,7 +70,13 @@ class DeviceLifecycleTest {
 
         // PUT replaces the whole credential: what is not sent is reset, not kept.
         api().body(passwordBody("p-2")).put(PATH, id).then().statusCode(200)
-                .body("username", nullValue()).body("superuser", equalTo(false)).body("acl", hasSize(0));
+                .body("username", nullValue()).body("superuser", equalTo(false))
+                // No rules of its own: the answer shows the default rules auth-service applies, and says so.
+                .body("acl_source", equalTo("default")).body("acl", hasSize(2))
+                .body("acl[0].permission", equalTo("allow")).body("acl[0].action", equalTo("publish"))
+                .body("acl[0].topic", equalTo("devices/${clientid}/#"))
+                .body("acl[1].action", equalTo("subscribe"))
+                .body("acl[1].topic", equalTo("devices/${clientid}/commands/#"));
         DeviceCredential replaced = Database.row(id).orElseThrow();
         assertEquals(null, replaced.username());
         assertFalse(replaced.superuser());
@@ -129,7 +136,34 @@ class DeviceLifecycleTest {
         assertEquals(DeviceStatus.REVOKED, after.status());
         assertFalse(after.isActive(), "auth-service would still allow the revoked device");
         api().get(PATH, id).then().statusCode(200).body("status", equalTo("revoked"));
-        api().delete(PATH, id).then().statusCode(404).body("reason", equalTo("not_found"));
+    }
+
+    @Test
+    void aSecondDeleteOfARevokedDeviceIs204LikeTheFirstAndGetStillShowsItRevoked() {
+        String id = uniqueId("revoke-twice");
+        api().body(passwordBody("revoke-me")).put(PATH, id).then().statusCode(201);
+        api().delete(PATH, id).then().statusCode(204);
+        java.time.Instant revokedAt = Database.row(id).orElseThrow().updatedAt();
+
+        api().delete(PATH, id).then().statusCode(204);
+
+        DeviceCredential after = Database.row(id).orElseThrow();
+        assertEquals(DeviceStatus.REVOKED, after.status());
+        assertEquals(revokedAt, after.updatedAt(), "a second DELETE rewrote the row");
+        api().get(PATH, id).then().statusCode(200).body("status", equalTo("revoked"));
+    }
+
+    @Test
+    void pathsAndMethodsTheApiDoesNotHaveAreJsonErrors() {
+        api().get("/v1/devices").then().statusCode(404)
+                .contentType(org.hamcrest.Matchers.startsWith("application/json"))
+                .body("reason", equalTo("not_found")).body("message", notNullValue());
+        api().body(passwordBody("p")).post("/v1/devices").then().statusCode(404)
+                .contentType(org.hamcrest.Matchers.startsWith("application/json"))
+                .body("reason", equalTo("not_found"));
+        api().body(passwordBody("p")).post(PATH, uniqueId("post")).then().statusCode(405)
+                .contentType(org.hamcrest.Matchers.startsWith("application/json"))
+                .body("reason", equalTo("method_not_allowed"));
     }
 
     @Test

@@ -1,0 +1,161 @@
+package io.deviceidentity.buildchecks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * `scripts/stack.sh up` (what `make up` runs) against the real test PostgreSQL + PgBouncer of `make test`, used as
+ * "your own PostgreSQL" (EXTERNAL_DB=1) with the jars the reactor built before this module (SKIP_BUILD=1): a second
+ * `up` leaves unchanged services running, a changed environment restarts the service it concerns and names the
+ * variable, REGISTRATION_TOKEN (singular) is refused, and `down` leaves the database alone.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class StackScriptTest {
+
+    private static final Path SCRIPT = Repo.ROOT.resolve("scripts/stack.sh");
+    private static Path stackDir;
+    private static int authPort;
+    private static int registrationPort;
+
+    @BeforeAll
+    static void needsTheBuiltServices() throws IOException {
+        for (String service : List.of("auth-service", "registration-service")) {
+            assumeTrue(Files.exists(Repo.ROOT.resolve(service + "/target/quarkus-app/quarkus-run.jar")),
+                    service + " is not packaged (run through `make test`, which builds it first)");
+        }
+        stackDir = Files.createTempDirectory(Repo.ROOT.resolve("build-checks/target").toAbsolutePath(), "stack-");
+        authPort = freePort();
+        registrationPort = freePort();
+    }
+
+    @AfterAll
+    static void stopTheServices() throws Exception {
+        if (stackDir != null) {
+            run(Map.of(), "down");
+        }
+    }
+
+    @Test
+    @Order(1)
+    void upStartsBothServicesAgainstAnExistingDatabase() throws Exception {
+        Result up = run(Map.of(), "up");
+        assertEquals(0, up.exit, up.output);
+        assertTrue(up.output.contains("using your PostgreSQL"), up.output);
+        assertTrue(up.output.contains("starting registration-service on 127.0.0.1:" + registrationPort), up.output);
+        assertTrue(up.output.contains("starting auth-service on 127.0.0.1:" + authPort), up.output);
+        assertFalse(up.output.contains("\u001b["), "escape codes in the output:\n" + up.output);
+    }
+
+    @Test
+    @Order(2)
+    void aSecondUpLeavesUnchangedServicesRunning() throws Exception {
+        String before = pid("auth-service");
+        Result up = run(Map.of(), "up");
+        assertEquals(0, up.exit, up.output);
+        assertTrue(up.output.contains("auth-service already running, unchanged"), up.output);
+        assertTrue(up.output.contains("registration-service already running, unchanged"), up.output);
+        assertEquals(before, pid("auth-service"));
+    }
+
+    @Test
+    @Order(3)
+    void aChangedEnvironmentRestartsTheServiceAndNamesWhatChanged() throws Exception {
+        String authBefore = pid("auth-service");
+        String registrationBefore = pid("registration-service");
+        Result up = run(Map.of("AUTH_DB_POOL_MAX", "4"), "up");
+        assertEquals(0, up.exit, up.output);
+        assertTrue(up.output.contains("auth-service: jar or configuration changed since it started (AUTH_DB_POOL_MAX):"
+                + " restarting it"), up.output);
+        assertTrue(up.output.contains("registration-service already running, unchanged"), up.output);
+        assertNotEquals(authBefore, pid("auth-service"));
+        assertEquals(registrationBefore, pid("registration-service"));
+        String environ = Files.readString(Path.of("/proc", pid("auth-service"), "environ"));
+        assertTrue(environ.contains("AUTH_DB_POOL_MAX=4"), "the restarted service does not have the new setting");
+    }
+
+    @Test
+    @Order(4)
+    void noRestartKeepsTheServiceAndSaysSoLoudly() throws Exception {
+        String before = pid("registration-service");
+        Result up = run(Map.of("NO_RESTART", "1", "REGISTRATION_TOKENS", "another-token"), "up");
+        assertEquals(0, up.exit, up.output);
+        assertTrue(up.output.contains("WARNING: registration-service runs with an older jar or configuration"
+                + " (REGISTRATION_TOKENS) and was NOT restarted"), up.output);
+        String warning = up.output.lines().filter(l -> l.contains("WARNING")).findFirst().orElseThrow();
+        assertFalse(warning.contains("another-token"), "the warning shows a value: " + warning);
+        assertEquals(before, pid("registration-service"));
+    }
+
+    @Test
+    @Order(5)
+    void theSingularTokenVariableIsRefusedWithTheRightName() throws Exception {
+        Result up = run(Map.of("REGISTRATION_TOKEN", "my-token"), "up");
+        assertNotEquals(0, up.exit, up.output);
+        assertTrue(up.output.contains("REGISTRATION_TOKEN is not read: the variable is REGISTRATION_TOKENS"), up.output);
+    }
+
+    @Test
+    @Order(6)
+    void downStopsTheServicesAndLeavesYourDatabaseAlone() throws Exception {
+        Result down = run(Map.of(), "down");
+        assertEquals(0, down.exit, down.output);
+        assertTrue(down.output.contains("leaving your PostgreSQL alone"), down.output);
+        Result status = run(Map.of(), "status");
+        assertTrue(status.output.contains("auth-service stopped") && status.output.contains("registration-service stopped"),
+                status.output);
+    }
+
+    private static String pid(String service) throws IOException {
+        return Files.readString(stackDir.resolve("run/" + service + ".pid")).strip();
+    }
+
+    private record Result(int exit, String output) {
+    }
+
+    private static Result run(Map<String, String> extra, String command) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("bash", SCRIPT.toString(), command));
+        ProcessBuilder builder = new ProcessBuilder(cmd).directory(Repo.ROOT.toFile()).redirectErrorStream(true);
+        Map<String, String> env = builder.environment();
+        env.keySet().removeIf(k -> k.startsWith("IDENTITY_") || k.startsWith("QUARKUS_") || k.startsWith("AUTH_")
+                || k.startsWith("REGISTRATION_") || k.equals("NO_RESTART") || k.equals("JAVA_OPTS"));
+        Map<String, String> fixed = new HashMap<>(Map.of(
+                "STACK_DIR", stackDir.toString(), "SKIP_BUILD", "1", "EXTERNAL_DB", "1", "DB_HOST", "127.0.0.1",
+                "DB_PORT", System.getProperty("test.pgbouncer.port", "56433"),
+                "DB_SCHEMA_PORT", System.getProperty("test.pg.port", "55433"),
+                "AUTH_PORT", String.valueOf(authPort), "REGISTRATION_PORT", String.valueOf(registrationPort),
+                "DEMO_DEVICES", "2"));
+        fixed.put("JAVA_OPTS", "-Xmx256m");
+        env.putAll(fixed);
+        env.putAll(extra);
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertTrue(process.waitFor(180, TimeUnit.SECONDS), "stack.sh " + command + " hangs:\n" + output);
+        return new Result(process.exitValue(), output);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
