@@ -58,6 +58,12 @@ native-test:
 test-db-up:
 	$(TEST_STACK) db-up test
 
+## fuzz: every Jazzer @FuzzTest (request parsers, client ids, ACL rules, bearer headers) mutated for 30 s each;
+## `make test` replays their committed inputs. Needs no database (scripts/fuzz.sh).
+.PHONY: fuzz
+fuzz:
+	scripts/fuzz.sh
+
 test-db-down:
 	$(TEST_STACK) db-down test
 
