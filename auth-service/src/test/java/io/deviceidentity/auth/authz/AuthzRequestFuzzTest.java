@@ -15,7 +15,7 @@ import io.deviceidentity.http.InvalidRequestException;
 import io.deviceidentity.http.JsonBodies;
 
 /** Any {@code POST /mqtt/authz} body: a request within its documented ranges, or a documented 400. */
-class AuthzRequestFuzzTest {
+public class AuthzRequestFuzzTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> REASONS = Set.of("malformed_json", "duplicate_field", "missing_field",
