@@ -64,6 +64,18 @@ native-test:
 test-db-up:
 	$(TEST_STACK) db-up test
 
+## chaos: real faults (PgBouncer/PostgreSQL killed, frozen, exhausted; services SIGKILLed/SIGTERMed) and hostile
+## input under a steady load, on its own stack (ports 55435/56435/8093/8094); table + target/chaos/ (scripts/chaos.sh)
+.PHONY: chaos
+chaos:
+	scripts/chaos.sh
+
+## fuzz: every Jazzer @FuzzTest (request parsers, client ids, ACL rules, bearer headers) mutated for 30 s each;
+## `make test` replays their committed inputs. Needs no database (scripts/fuzz.sh).
+.PHONY: fuzz
+fuzz:
+	scripts/fuzz.sh
+
 test-db-down:
 	$(TEST_STACK) db-down test
 

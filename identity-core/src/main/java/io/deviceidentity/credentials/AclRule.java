@@ -22,24 +22,30 @@ public record AclRule(String permission, String action, String topic, List<Integ
     public static final String PUBLISH = "publish";
     public static final String SUBSCRIBE = "subscribe";
     public static final String ALL = "all";
+    public static final int MAX_TOPIC_LENGTH = 512;
 
     public static AclRule allow(String action, String topic) {
         return new AclRule(ALLOW, action, topic, null, null);
     }
 
+    /** What is wrong with one field of a rule: {@code field} is the rule's own field name, e.g. {@code topic}. */
+    public record Problem(String field, String message) {
+    }
+
     /** Why the rule cannot be used, or {@code null} when it is well formed. */
-    public String problem() {
+    public Problem problem() {
         if (!ALLOW.equals(permission) && !DENY.equals(permission)) {
-            return "acl permission must be allow or deny";
+            return new Problem("permission", "must be allow or deny");
         }
         if (!PUBLISH.equals(action) && !SUBSCRIBE.equals(action) && !ALL.equals(action)) {
-            return "acl action must be publish, subscribe or all";
+            return new Problem("action", "must be publish, subscribe or all");
         }
-        if (topic == null || topic.isEmpty() || topic.length() > 512) {
-            return "acl topic must be 1..512 characters";
+        String topicProblem = TopicFilters.problem(topic);
+        if (topicProblem != null) {
+            return new Problem("topic", topicProblem);
         }
         if (qos != null && (qos.isEmpty() || qos.stream().anyMatch(q -> q == null || q < 0 || q > 2))) {
-            return "acl qos must list values from 0 to 2";
+            return new Problem("qos", "must list values from 0 to 2");
         }
         return null;
     }

@@ -8,6 +8,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -105,11 +106,13 @@ public final class JsonBodies {
         }
         JsonNode node;
         try (var parser = json.createParser(body)) {
+            parser.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             node = json.readTree(parser);
             if (parser.nextToken() != null) {
                 throw InvalidRequestException.badRequest("malformed_json", "request body must hold one JSON object");
             }
         } catch (IOException malformed) {
+            DuplicateFields.refuseIfDuplicate(malformed);
             // Covers syntax errors and bytes that are not valid UTF-8; the parser's message may quote the input.
             throw InvalidRequestException.badRequest("malformed_json", "request body is not valid UTF-8 JSON");
         }

@@ -1,12 +1,10 @@
 package io.deviceidentity.registration.devices;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -30,6 +28,9 @@ public record RegistrationRequest(String password, String username, boolean supe
     static final int MAX_ACL_RULES = 100;
 
     private static final Set<String> FIELDS = Set.of("password", "username", "superuser", "acl");
+    private static final Set<String> RULE_FIELDS = Set.of("permission", "action", "topic", "qos", "retain");
+    /** Longest caller-chosen field name quoted in a message. */
+    private static final int MAX_SHOWN_NAME = 64;
 
     public static RegistrationRequest parse(ObjectMapper json, byte[] body) {
         ObjectNode object = JsonBodies.object(json, body);
@@ -39,7 +40,7 @@ public record RegistrationRequest(String password, String username, boolean supe
         if (passwordProblem != null) {
             throw InvalidRequestException.badRequest("invalid_password", passwordProblem);
         }
-        return new RegistrationRequest(password, username(object), superuser(object), acl(json, object));
+        return new RegistrationRequest(password, username(object), superuser(object), acl(object));
     }
 
     private static void refuseUnknownFields(ObjectNode object) {
@@ -48,7 +49,7 @@ public record RegistrationRequest(String password, String username, boolean supe
             if (!FIELDS.contains(name)) {
                 // A misspelt optional field would otherwise be dropped silently and the device registered without it.
                 throw InvalidRequestException.badRequest("unknown_field",
-                        "unknown field; allowed are password, username, superuser, acl");
+                        "unknown field '" + shown(name) + "'; allowed are password, username, superuser, acl");
             }
         }
     }
@@ -86,7 +87,7 @@ public record RegistrationRequest(String password, String username, boolean supe
         return value.booleanValue();
     }
 
-    private static List<AclRule> acl(ObjectMapper json, ObjectNode object) {
+    private static List<AclRule> acl(ObjectNode object) {
         JsonNode value = object.get("acl");
         if (value == null || value.isNull()) {
             return List.of();
@@ -96,35 +97,82 @@ public record RegistrationRequest(String password, String username, boolean supe
                     "field 'acl' must be a list of at most " + MAX_ACL_RULES + " rules");
         }
         List<AclRule> rules = new ArrayList<>(value.size());
-        for (JsonNode node : value) {
-            rules.add(rule(json, node));
+        for (int i = 0; i < value.size(); i++) {
+            rules.add(rule(value.get(i), "acl[" + i + "]"));
         }
         return List.copyOf(rules);
     }
 
-    private static AclRule rule(ObjectMapper json, JsonNode node) {
-        AclRule rule;
-        try {
-            // Strict even though Quarkus' mapper ignores unknown properties: a misspelt "retain" must not vanish.
-            rule = node.isObject() ? json.readerFor(AclRule.class)
-                    .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                    .readValue(node) : null;
-        } catch (IOException | IllegalArgumentException malformed) {
-            rule = null;
+    /**
+     * One rule, read field by field rather than by data binding, so that each refusal names the field it is about
+     * ({@code acl[2].topic}). Unknown fields are refused: a misspelt "retain" must not vanish.
+     */
+    private static AclRule rule(JsonNode node, String name) {
+        if (!(node instanceof ObjectNode rule)) {
+            throw invalidAcl(name, "must be an object with permission, action, topic and optionally qos and retain");
         }
-        if (rule == null) {
-            throw InvalidRequestException.badRequest("invalid_acl", "each acl rule must be an object with"
-                    + " permission, action, topic and optionally qos (list of 0..2) and retain (boolean)");
+        for (Iterator<String> names = rule.fieldNames(); names.hasNext(); ) {
+            String field = names.next();
+            if (!RULE_FIELDS.contains(field)) {
+                throw invalidAcl(name + "." + shown(field),
+                        "is not a rule field; allowed are permission, action, topic, qos, retain");
+            }
         }
-        String problem = rule.problem();
-        if (problem == null && !TextRules.isPlainText(rule.topic())) {
-            // jsonb refuses NUL, and control characters in a topic filter are never what was meant.
-            problem = "acl topic must not contain control characters";
-        }
+        AclRule parsed = new AclRule(ruleString(rule, name, "permission"), ruleString(rule, name, "action"),
+                ruleString(rule, name, "topic"), qos(rule.get("qos"), name + ".qos"),
+                retain(rule.get("retain"), name + ".retain"));
+        AclRule.Problem problem = parsed.problem();
         if (problem != null) {
-            throw InvalidRequestException.badRequest("invalid_acl", problem);
+            throw invalidAcl(name + "." + problem.field(), problem.message());
         }
-        return rule;
+        return parsed;
+    }
+
+    private static String ruleString(ObjectNode rule, String name, String field) {
+        JsonNode value = rule.get(field);
+        if (value == null || value.isNull()) {
+            throw invalidAcl(name + "." + field, "is required");
+        }
+        if (!value.isTextual()) {
+            throw invalidAcl(name + "." + field, "must be a string");
+        }
+        return value.textValue();
+    }
+
+    private static List<Integer> qos(JsonNode value, String field) {
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isArray() || value.isEmpty() || value.size() > 3) {
+            throw invalidAcl(field, "must list values from 0 to 2");
+        }
+        List<Integer> levels = new ArrayList<>(value.size());
+        for (JsonNode level : value) {
+            if (!level.isIntegralNumber() || !level.canConvertToInt() || level.intValue() < 0 || level.intValue() > 2) {
+                throw invalidAcl(field, "must list values from 0 to 2");
+            }
+            levels.add(level.intValue());
+        }
+        return List.copyOf(levels);
+    }
+
+    private static Boolean retain(JsonNode value, String field) {
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isBoolean()) {
+            throw invalidAcl(field, "must be true or false");
+        }
+        return value.booleanValue();
+    }
+
+    private static InvalidRequestException invalidAcl(String field, String message) {
+        return InvalidRequestException.badRequest("invalid_acl", "field '" + field + "' " + message);
+    }
+
+    /** A caller-chosen field name as put in a message: bounded, so a message never grows with the body. */
+    static String shown(String field) {
+        return field.length() <= MAX_SHOWN_NAME ? field : field.substring(0, MAX_SHOWN_NAME) + "...";
     }
 
     @Override

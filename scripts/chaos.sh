@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# `make chaos`: real faults and hostile input under a steady mixed load, one fault at a time, on its own stack
+# (STACK_DIR .local/chaos, PostgreSQL 55435, PgBouncer 56435, auth-service 8093, registration-service 8094: never
+# what `make up`, `make test` or `make bench` run). Prints a table and writes target/chaos/summary.json and
+# report.html. About 6-8 minutes on 2 cores (build included unless SKIP_BUILD=1).
+#
+# Load (scripts/chaos/probe.py, all the time): known devices reconnecting and new devices logging in against
+# auth-service, and a stream of PUT, PUT, DELETE per client id against registration-service whose answers are all
+# recorded. Faults, each in its own window with the load running: PgBouncer SIGKILL (restart after 10 s);
+# PostgreSQL pg_ctl -m immediate (restart after 10 s); PostgreSQL SIGSTOP 15 s then SIGCONT; PgBouncer's
+# max_client_conn taken by another client for 15 s; registration-service SIGKILL mid-burst then restart;
+# auth-service SIGTERM under load then restart; a registration burst during a login storm. Then live abuse
+# (scripts/chaos/abuse.py) and a search of every log for every secret of the run. scripts/chaos/analyse.py
+# computes the table from the recorded answers and the database.
+#
+# Environment: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT, STACK_DIR, CHAOS_OUT [target/chaos],
+# SKIP_BUILD [0], CHAOS_ONLY [all faults; e.g. "pgbouncer-kill postgres-freeze"], CHAOS_DEVICES [200].
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+: "${PG_PORT:=55435}" "${PGBOUNCER_PORT:=56435}" "${AUTH_PORT:=8093}" "${REGISTRATION_PORT:=8094}"
+: "${STACK_DIR:=$ROOT/.local/chaos}" "${CHAOS_OUT:=$ROOT/target/chaos}" "${CHAOS_ONLY:=}" "${CHAOS_DEVICES:=200}"
+: "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}" "${DB_NAME:=identity}"
+: "${AUTH_DB_USER:=identity_auth}" "${AUTH_DB_PASSWORD:=identity-auth-local-dev}"
+export PG_PORT PGBOUNCER_PORT STACK_DIR DB_USER DB_PASSWORD DB_NAME AUTH_DB_USER AUTH_DB_PASSWORD
+# Secrets of this run only: random, so that a hit in a log can only come from this run.
+TOKEN=chaos-token-$(head -c 18 /dev/urandom | base64 | tr -dc 'A-Za-z0-9')
+FAST_PATH_KEY="chaos-1:$(head -c 32 /dev/urandom | base64)"
+DEVICE_PASSWORD=chaos-device-$(head -c 12 /dev/urandom | base64 | tr -dc 'A-Za-z0-9')
+RUN_DIR=$STACK_DIR/run
+LOG_DIR=$STACK_DIR/log
+EVENTS=$CHAOS_OUT/events.jsonl
+FAULTS=$CHAOS_OUT/faults.jsonl
+AUTH_JAR=$ROOT/auth-service/target/quarkus-app/quarkus-run.jar
+REG_JAR=$ROOT/registration-service/target/quarkus-app/quarkus-run.jar
+
+log() { printf '[chaos] %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+stack() { "$ROOT/scripts/stack.sh" "$@" dev; }
+faults() { "$ROOT/scripts/faults.sh" "$@" dev; }
+now() { date +%s.%N; }
+mark() { printf '{"fault":"%s","event":"%s","t":%s}\n' "$1" "$2" "$(now)" >>"$FAULTS"; }
+selected() { [[ -z "$CHAOS_ONLY" || " $CHAOS_ONLY " == *" $1 "* ]]; }
+psql_db() { PGPASSWORD=$DB_PASSWORD psql -X -q -At -h 127.0.0.1 -p "$PG_PORT" -U "$DB_USER" -d "$DB_NAME" "$@"; }
+
+start_service() { # name port env...
+  local name=$1 port=$2 jar
+  shift 2
+  jar=$([[ $name == auth-service ]] && echo "$AUTH_JAR" || echo "$REG_JAR")
+  (
+    export IDENTITY_DB_HOST=127.0.0.1 IDENTITY_DB_PORT=$PGBOUNCER_PORT IDENTITY_DB_NAME=$DB_NAME
+    export IDENTITY_SCHEMA_PORT=$PG_PORT
+    exec env "$@" java -Xmx384m -jar "$jar"
+  ) >>"$LOG_DIR/$name.log" 2>&1 &
+  echo $! >"$RUN_DIR/chaos-$name.pid"
+  for _ in $(seq 1 240); do
+    curl -fsS "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && return 0
+    kill -0 "$(cat "$RUN_DIR/chaos-$name.pid")" 2>/dev/null || { tail -n 30 "$LOG_DIR/$name.log" >&2; die "$name exited"; }
+    sleep 0.25
+  done
+  die "$name did not become ready"
+}
+start_registration() {
+  start_service registration-service "$REGISTRATION_PORT" REGISTRATION_PORT="$REGISTRATION_PORT" REGISTRATION_HOST=127.0.0.1 \
+    IDENTITY_SCHEMA_MIGRATE=true REGISTRATION_TOKENS="$TOKEN" IDENTITY_AUTH_DB_USER="$AUTH_DB_USER" \
+    IDENTITY_DB_USER="$DB_USER" IDENTITY_DB_PASSWORD="$DB_PASSWORD" SHUTDOWN_DELAY=1S
+}
+start_auth() {
+  start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST=127.0.0.1 IDENTITY_SCHEMA_MIGRATE=false \
+    IDENTITY_DB_USER="$AUTH_DB_USER" IDENTITY_DB_PASSWORD="$AUTH_DB_PASSWORD" IDENTITY_AUTH_FAST_PATH_KEYS="$FAST_PATH_KEY" \
+    SHUTDOWN_DELAY=2S
+}
+signal_service() { # name signal
+  local pid
+  pid=$(cat "$RUN_DIR/chaos-$1.pid")
+  kill "-$2" "$pid" 2>/dev/null || true
+  for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+}
+stop_all() {
+  [[ -f "$CHAOS_OUT/stop" ]] || touch "$CHAOS_OUT/stop" 2>/dev/null || true
+  for name in auth-service registration-service; do
+    [[ -f "$RUN_DIR/chaos-$name.pid" ]] && kill -0 "$(cat "$RUN_DIR/chaos-$name.pid")" 2>/dev/null \
+      && signal_service "$name" TERM
+  done
+  faults postgres-thaw >/dev/null 2>&1 || true
+  stack db-down >/dev/null 2>&1 || true
+}
+trap stop_all EXIT
+
+command -v curl >/dev/null || die "curl is needed"
+command -v python3 >/dev/null || die "python3 is needed"
+started=$(date +%s)
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+  log "building auth-service and registration-service (mvn package -DskipTests)"
+  mvn -B -q -pl auth-service,registration-service -am package -DskipTests || die "build failed"
+fi
+rm -rf "$CHAOS_OUT" "$LOG_DIR"
+mkdir -p "$CHAOS_OUT" "$RUN_DIR" "$LOG_DIR"
+stack db-up >/dev/null
+log "registration-service on $REGISTRATION_PORT, auth-service on $AUTH_PORT"
+start_registration
+start_auth
+
+log "registering $CHAOS_DEVICES known devices"
+python3 - "$REGISTRATION_PORT" "$TOKEN" "$CHAOS_DEVICES" "$DEVICE_PASSWORD" >"$CHAOS_OUT/known.txt" <<'PY'
+import http.client, json, sys
+port, token, n, pw = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+for i in range(n):
+    cid = "chaos-known-%d" % i
+    c.request("PUT", "/v1/devices/" + cid, body=json.dumps({"password": pw}),
+              headers={"Content-Type": "application/json", "Authorization": "Bearer " + token})
+    r = c.getresponse(); r.read()
+    if r.status // 100 == 2:
+        print(cid, pw)
+PY
+[[ -s "$CHAOS_OUT/known.txt" ]] || die "no known device could be registered"
+
+python3 "$ROOT/scripts/chaos/probe.py" --auth-port "$AUTH_PORT" --reg-port "$REGISTRATION_PORT" --token "$TOKEN" \
+  --known "$CHAOS_OUT/known.txt" --out "$EVENTS" --stop "$CHAOS_OUT/stop" 2>"$LOG_DIR/probe.log" &
+PROBE=$!
+sleep 8
+mark baseline start; sleep 1; mark baseline end
+
+window() { # name: fault functions follow; a settle pause after each
+  log "fault: $1"
+}
+if selected pgbouncer-kill; then
+  window pgbouncer-kill; mark pgbouncer-kill fault; faults pgbouncer-kill 2>/dev/null
+  sleep 10; mark pgbouncer-kill repair; stack pgbouncer-start >/dev/null 2>&1; sleep 12; mark pgbouncer-kill end
+fi
+if selected postgres-crash; then
+  window postgres-crash; mark postgres-crash fault; faults postgres-crash 2>/dev/null
+  sleep 10; mark postgres-crash repair; faults postgres-start >/dev/null 2>&1; sleep 12; mark postgres-crash end
+fi
+if selected postgres-freeze; then
+  window postgres-freeze; mark postgres-freeze fault; faults postgres-freeze 2>/dev/null
+  sleep 15; mark postgres-freeze repair; faults postgres-thaw 2>/dev/null; sleep 12; mark postgres-freeze end
+fi
+if selected pgbouncer-max-client-conn; then
+  window pgbouncer-max-client-conn
+  python3 "$ROOT/scripts/chaos/abuse.py" hold-connections --port "$PGBOUNCER_PORT" --count 260 --seconds 15 \
+    --mark "$FAULTS" --name pgbouncer-max-client-conn 2>>"$LOG_DIR/abuse.log"
+  sleep 12; mark pgbouncer-max-client-conn end
+fi
+if selected registration-sigkill; then
+  window registration-sigkill
+  python3 "$ROOT/scripts/chaos/abuse.py" put-burst --port "$REGISTRATION_PORT" --token "$TOKEN" --count 300 \
+    --out "$EVENTS" 2>>"$LOG_DIR/abuse.log" &
+  burst=$!
+  sleep 1.5; mark registration-sigkill fault; signal_service registration-service KILL
+  wait "$burst" || true
+  mark registration-sigkill repair; start_registration; sleep 5; mark registration-sigkill end
+fi
+if selected auth-sigterm; then
+  window auth-sigterm; mark auth-sigterm fault; signal_service auth-service TERM
+  mark auth-sigterm repair; start_auth; sleep 5; mark auth-sigterm end
+fi
+if selected burst-during-storm; then
+  window burst-during-storm
+  mark burst-during-storm storm-start
+  python3 "$ROOT/scripts/chaos/abuse.py" login-storm --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" --seconds 16 \
+    --out "$CHAOS_OUT/storm.jsonl" 2>>"$LOG_DIR/abuse.log" &
+  storm=$!
+  sleep 8; mark burst-during-storm fault
+  python3 "$ROOT/scripts/chaos/abuse.py" put-burst --port "$REGISTRATION_PORT" --token "$TOKEN" --count 300 \
+    --out "$EVENTS" 2>>"$LOG_DIR/abuse.log" || true
+  mark burst-during-storm repair
+  wait "$storm" || true
+  mark burst-during-storm end
+fi
+if selected abuse; then
+  log "live abuse: fuzzed bodies, idle connections, slowloris, oversized headers, wrong bearer tokens"
+  mark abuse start
+  python3 "$ROOT/scripts/chaos/abuse.py" hostile --auth-port "$AUTH_PORT" --reg-port "$REGISTRATION_PORT" \
+    --token "$TOKEN" --corpus "$ROOT" --out "$CHAOS_OUT/abuse.json" 2>>"$LOG_DIR/abuse.log" || log "abuse run failed"
+  mark abuse end
+fi
+sleep 2
+touch "$CHAOS_OUT/stop"
+wait "$PROBE" || true
+
+# What the database holds, before it stops: every chaos row, the ids with more than one row, a sample of hashes.
+psql_db -F ' ' -c "SELECT client_id, status FROM device_credentials WHERE client_id LIKE 'chaos-%'" >"$CHAOS_OUT/rows.txt"
+psql_db -c "SELECT count(*) FROM (SELECT client_id FROM device_credentials GROUP BY client_id HAVING count(*) > 1) d" \
+  >"$CHAOS_OUT/duplicates.txt"
+psql_db -c "SELECT password_hash FROM device_credentials WHERE client_id LIKE 'chaos-%' LIMIT 50" >"$CHAOS_OUT/.hashes"
+stop_all
+trap - EXIT
+secrets=("$TOKEN" "$FAST_PATH_KEY" "${FAST_PATH_KEY#*:}" "$DEVICE_PASSWORD" "$DB_PASSWORD" "$AUTH_DB_PASSWORD"
+         chaos-registration-pw- new-device-password)
+printf '%s\n' "${secrets[@]}" >"$CHAOS_OUT/.secrets"
+cat "$CHAOS_OUT/.hashes" >>"$CHAOS_OUT/.secrets"; rm -f "$CHAOS_OUT/.hashes"
+python3 "$ROOT/scripts/chaos/analyse.py" --events "$EVENTS" --faults "$FAULTS" --abuse "$CHAOS_OUT/abuse.json" \
+  --storm "$CHAOS_OUT/storm.jsonl" --secrets "$CHAOS_OUT/.secrets" --logs "$LOG_DIR" --rows "$CHAOS_OUT/rows.txt" --duplicates "$CHAOS_OUT/duplicates.txt" \
+  --out "$CHAOS_OUT" --elapsed "$(( $(date +%s) - started ))"
+rm -f "$CHAOS_OUT/.secrets"
