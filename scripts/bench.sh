@@ -143,7 +143,8 @@ start_auth() {
   shift
   stop_auth
   # Something else answering on the port would be measured instead (and this start would fail to bind).
-  ! curl -fsS -o /dev/null "http://127.0.0.1:$AUTH_PORT/q/health/ready" 2>/dev/null \
+  # (A plain TCP connect: anything listening counts, whatever it answers.)
+  ! (exec 3<>"/dev/tcp/127.0.0.1/$AUTH_PORT") 2>/dev/null \
     || die "127.0.0.1:$AUTH_PORT is already in use: stop what runs there or set AUTH_PORT"
   mkdir -p "$RUN_DIR" "$LOG_DIR"
   log "starting auth-service ($name) on 127.0.0.1:$AUTH_PORT, pinned to CPU $BENCH_AUTH_CPUS"
@@ -241,7 +242,8 @@ CLK_TCK=$(getconf CLK_TCK)
 ticks_of() {
   local total=0 pid
   for pid in "$@"; do
-    [[ -r /proc/$pid/stat ]] && total=$(( total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0) ))
+    # An empty pid would read /proc//stat, which is /proc/stat.
+    [[ $pid =~ ^[0-9]+$ && -r /proc/$pid/stat ]] && total=$(( total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0) ))
   done
   echo "$total"
 }

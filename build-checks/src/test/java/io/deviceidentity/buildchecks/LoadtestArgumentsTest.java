@@ -145,7 +145,7 @@ class LoadtestArgumentsTest {
 
     /**
      * Runs scripts/bench.sh with stand-ins on PATH: taskset runs its command unpinned (and skips scripts/stack.sh,
-     * so no database starts), curl answers every readiness check, java records the load generator's arguments (and
+     * so no database starts), curl answers every readiness check, pgbench prints a result, java records the load generator's arguments (and
      * writes the summary.json the script reads back) or idles as auth-service. Returns the recorded calls.
      */
     static List<Invocation> benchShCalls(Path dir) throws Exception {
@@ -160,6 +160,12 @@ class LoadtestArgumentsTest {
                 """);
         script(bin.resolve("curl"), "exit 0\n");
         script(bin.resolve("mvn"), "echo 'mvn must not run (SKIP_BUILD=1)' >&2; exit 1\n");
+        // pgbench (the fast path's comparison) prints what bench.sh reads back; nothing listens for it here.
+        script(bin.resolve("pgbench"), """
+                echo 'number of transactions actually processed: 100'
+                echo 'latency average = 1.000 ms'
+                echo 'tps = 10.0 (without initial connection time)'
+                """);
         script(bin.resolve("java"), """
                 jar=
                 for ((i = 1; i < $#; i++)); do [[ "${!i}" == -jar ]] && { j=$((i + 1)); jar=${!j}; }; done
@@ -182,6 +188,7 @@ class LoadtestArgumentsTest {
         Map<String, String> env = builder.environment();
         env.put("PATH", bin + ":" + env.get("PATH"));
         env.put("SKIP_BUILD", "1");
+        env.put("PGBENCH", bin.resolve("pgbench").toString());
         env.put("AUTH_JAR", authJar.toString());
         env.put("LOADTEST_JAR", loadtestJar.toString());
         env.put("FAKE_AUTH_JAR", authJar.toString());
