@@ -11,7 +11,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.deviceidentity.auth.support.Faults;
+import io.deviceidentity.testsupport.Faults;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 

@@ -1,4 +1,4 @@
-package io.deviceidentity.registration.support;
+package io.deviceidentity.testsupport;
 
 import java.io.IOException;
 import java.nio.file.Path;
