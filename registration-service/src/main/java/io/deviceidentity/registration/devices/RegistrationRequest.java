@@ -36,7 +36,7 @@ public record RegistrationRequest(String password, String username, boolean supe
         ObjectNode object = JsonBodies.object(json, body);
         refuseUnknownFields(object);
         String password = JsonBodies.requiredString(object, "password");
-        String passwordProblem = passwordProblem(password);
+        String passwordProblem = PasswordPolicy.problem(password);
         if (passwordProblem != null) {
             throw InvalidRequestException.badRequest("invalid_password", passwordProblem);
         }
@@ -52,14 +52,6 @@ public record RegistrationRequest(String password, String username, boolean supe
                         "unknown field '" + shown(name) + "'; allowed are password, username, superuser, acl");
             }
         }
-    }
-
-    private static String passwordProblem(String password) {
-        if (TextRules.hasUnpairedSurrogate(password)) {
-            // Not encodable as UTF-8: it would be hashed as '?' and match other passwords.
-            return "password must be valid Unicode text";
-        }
-        return PasswordPolicy.problem(password);
     }
 
     private static String username(ObjectNode object) {
