@@ -13,25 +13,10 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 COMMAND=${1:-}
 PROFILE=${2:-dev}
-case "$PROFILE" in
-  dev)  : "${PG_PORT:=55432}" "${PGBOUNCER_PORT:=56432}" ;;
-  test) : "${PG_PORT:=55433}" "${PGBOUNCER_PORT:=56433}" ;;
-  *) echo "unknown profile '$PROFILE' (dev or test)" >&2; exit 2 ;;
-esac
-export PG_PORT PGBOUNCER_PORT
-# The same default as scripts/stack.sh.
-default_stack_dir() {
-  local dir=$ROOT/.local/$PROFILE
-  if [[ $(id -u) -eq 0 ]] && id postgres >/dev/null 2>&1 && ! runuser -u postgres -- test -x "$ROOT"; then
-    dir=/tmp/device-identity-$(printf '%s' "$ROOT" | md5sum | cut -c1-12)/$PROFILE
-  fi
-  printf '%s' "$dir"
-}
-: "${STACK_DIR:=$(default_stack_dir)}"
-export STACK_DIR
-PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
-DATA_DIR=$STACK_DIR/pg
-RUN_DIR=$STACK_DIR/run
+# shellcheck source=stack-layout.sh
+source "$ROOT/scripts/stack-layout.sh"
+# scripts/stack.sh, called for postgres-start, must find the same stack.
+export PG_PORT PGBOUNCER_PORT STACK_DIR
 
 log() { printf '[faults:%s] %s\n' "$PROFILE" "$*" >&2; }
 as_db() { if [[ $(id -u) -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }

@@ -28,11 +28,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 COMMAND=${1:-}
 PROFILE=${2:-dev}
 
-case "$PROFILE" in
-  dev)  : "${PG_PORT:=55432}" "${PGBOUNCER_PORT:=56432}" ;;
-  test) : "${PG_PORT:=55433}" "${PGBOUNCER_PORT:=56433}" ;;
-  *) echo "unknown profile '$PROFILE' (dev or test)" >&2; exit 2 ;;
-esac
+# shellcheck source=stack-layout.sh
+source "$ROOT/scripts/stack-layout.sh"
 : "${AUTH_PORT:=8081}" "${REGISTRATION_PORT:=8082}" "${DEMO_DEVICES:=100}" "${BIND_HOST:=127.0.0.1}"
 : "${DB_NAME:=identity}" "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}" "${EXTERNAL_DB:=0}"
 # auth-service's own role (reads credentials, writes fast-path verifiers; the V2 migration grants exactly that).
@@ -48,21 +45,6 @@ else
   DB_HOST=127.0.0.1 DB_PORT=$PGBOUNCER_PORT DB_SCHEMA_HOST=127.0.0.1 DB_SCHEMA_PORT=$PG_PORT
 fi
 : "${DB_SCHEMA_HOST:=$DB_HOST}" "${DB_SCHEMA_PORT:=$DB_PORT}"
-# As root, the database processes run as 'postgres', which must reach their state through every parent directory.
-# A checkout under a private home (mode 700) is not reachable, so the state then lives under /tmp instead.
-default_stack_dir() {
-  local dir=$ROOT/.local/$PROFILE
-  if [[ $(id -u) -eq 0 ]] && id postgres >/dev/null 2>&1 && ! runuser -u postgres -- test -x "$ROOT"; then
-    dir=/tmp/device-identity-$(printf '%s' "$ROOT" | md5sum | cut -c1-12)/$PROFILE
-  fi
-  printf '%s' "$dir"
-}
-: "${STACK_DIR:=$(default_stack_dir)}"
-
-PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
-DATA_DIR=$STACK_DIR/pg
-RUN_DIR=$STACK_DIR/run
-LOG_DIR=$STACK_DIR/log
 # Unix sockets of PostgreSQL and PgBouncer: $SOCKET_DIR/.s.PGSQL.<port>. A socket path may be at most 107 bytes
 # (sun_path is 108 with the NUL; PostgreSQL refuses a longer one at start), and a deep checkout (GitHub:
 # /home/runner/work/<repo>/<repo>/.local/test/run) gets close, so a too-long RUN_DIR moves the sockets to a short

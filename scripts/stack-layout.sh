@@ -1,0 +1,23 @@
+# shellcheck shell=bash
+# Sourced by scripts/stack.sh and scripts/faults.sh, with ROOT and PROFILE set: a profile's ports and where its
+# stack lives, so that both scripts always mean the same stack. Profiles keep `make up` (dev: 55432/56432) and
+# `make test` (test: 55433/56433) apart; PG_PORT, PGBOUNCER_PORT and STACK_DIR override.
+case "$PROFILE" in
+  dev)  : "${PG_PORT:=55432}" "${PGBOUNCER_PORT:=56432}" ;;
+  test) : "${PG_PORT:=55433}" "${PGBOUNCER_PORT:=56433}" ;;
+  *) echo "unknown profile '$PROFILE' (dev or test)" >&2; exit 2 ;;
+esac
+# As root, the database processes run as 'postgres', which must reach their state through every parent directory.
+# A checkout under a private home (mode 700) is not reachable, so the state then lives under /tmp instead.
+default_stack_dir() {
+  local dir=$ROOT/.local/$PROFILE
+  if [[ $(id -u) -eq 0 ]] && id postgres >/dev/null 2>&1 && ! runuser -u postgres -- test -x "$ROOT"; then
+    dir=/tmp/device-identity-$(printf '%s' "$ROOT" | md5sum | cut -c1-12)/$PROFILE
+  fi
+  printf '%s' "$dir"
+}
+: "${STACK_DIR:=$(default_stack_dir)}"
+PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
+DATA_DIR=$STACK_DIR/pg
+RUN_DIR=$STACK_DIR/run
+LOG_DIR=$STACK_DIR/log
