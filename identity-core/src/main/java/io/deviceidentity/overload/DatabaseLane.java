@@ -32,8 +32,8 @@ import io.quarkus.runtime.Startup;
  * either gets a thread within that time or is answered 503 {@code overload}, at once when its wait can be foreseen.
  * A step takes about a millisecond, so the short wait absorbs the bursts of a fast-path storm (many EMQX connections
  * behind a few pooled ones) that refusing would turn into retries; it is refused at once when the expected wait (the
- * steps ahead ÷ threads × the measured step time) exceeds it, or when no step has finished for that long (a stalled
- * database: estimates from before the stall would be wrong), and refused without running when it waited longer.
+ * steps ahead ÷ threads × the measured step time) exceeds it, or when no step has started or finished for that long (a
+ * stalled database: estimates from before the stall would be wrong), and refused without running when it waited longer.
  *
  * <p>Why not the Vert.x worker pool: its queue is unbounded and invisible, so under a storm requests would wait there
  * for seconds, with their deadline running, before being refused. One thread per pooled connection is enough: a
@@ -64,7 +64,9 @@ public class DatabaseLane {
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicInteger inLane = new AtomicInteger();
     private final AtomicLong stepNanos = new AtomicLong(INITIAL_STEP_NANOS);
-    private final AtomicLong lastFinished;
+    /** When a step last started or finished: a lane whose threads are all busy and that shows none for longer
+     * than the allowed wait is stalled. */
+    private final AtomicLong lastProgress;
     private final Counter refused;
     private final Timer queueWait;
 
@@ -88,7 +90,7 @@ public class DatabaseLane {
         this.maxWaitNanos = maxWait.toNanos();
         this.queueCap = maxWaitNanos > 0 ? Math.max(0, queueCap) : 0;
         this.clock = clock;
-        this.lastFinished = new AtomicLong(clock.getAsLong());
+        this.lastProgress = new AtomicLong(clock.getAsLong());
         this.permits = new Semaphore(concurrency + this.queueCap);
         // A step enters the executor's queue only with a permit, so the queue never refuses: what waits is bounded
         // by the permits and by the waiting-time rule. (A SynchronousQueue would refuse spuriously while a thread that
@@ -130,6 +132,7 @@ public class DatabaseLane {
             executor.execute(() -> {
                 active.incrementAndGet();
                 long startedAt = clock.getAsLong();
+                lastProgress.set(startedAt);
                 boolean ran = false;
                 try {
                     long waited = startedAt - queuedAt;
@@ -153,7 +156,7 @@ public class DatabaseLane {
                         // Moving average over about ten steps, as the bcrypt executor keeps for hashes.
                         stepNanos.accumulateAndGet(took, (average, sample) -> average + (sample - average) / 10);
                     }
-                    lastFinished.set(finished);
+                    lastProgress.set(finished);
                     active.decrementAndGet();
                     inLane.decrementAndGet();
                     permits.release();
@@ -176,8 +179,8 @@ public class DatabaseLane {
         if (queueCap == 0) {
             return "every database thread is busy";
         }
-        if (clock.getAsLong() - lastFinished.get() > maxWaitNanos) {
-            return "every database thread is busy and none has finished a step lately";
+        if (clock.getAsLong() - lastProgress.get() > maxWaitNanos) {
+            return "every database thread is busy and none has started or finished a step lately";
         }
         long expectedWait = (ahead / concurrency + 1) * stepNanos.get();
         return expectedWait > maxWaitNanos ? "the database steps ahead would not finish within the allowed wait"

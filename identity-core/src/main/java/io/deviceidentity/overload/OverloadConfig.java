@@ -84,8 +84,8 @@ public interface OverloadConfig {
          * How long a request may wait for a database thread when all are busy. A step takes about a millisecond, so
          * a few tens of milliseconds absorb the bursts of a fast-path storm (64 EMQX connections behind 10 pooled
          * connections) instead of refusing them; a request whose expected wait is longer, or that finds no step
-         * finished for this long (a stalled database), is refused at once, and one that waited longer than this
-         * when a thread takes it is refused without running. {@code 0s}: no queue at all.
+         * started or finished for this long (a stalled database), is refused at once, and one that waited longer
+         * than this when a thread takes it is refused without running. {@code 0s}: no queue at all.
          */
         @WithDefault("25ms")
         Duration maxWait();

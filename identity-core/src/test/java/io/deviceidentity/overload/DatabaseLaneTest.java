@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -24,11 +26,14 @@ class DatabaseLaneTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final DatabaseLane lane = new DatabaseLane(2, registry);
     private final CountDownLatch release = new CountDownLatch(1);
+    private final AtomicLong now = new AtomicLong();
+    private final List<DatabaseLane> lanes = new ArrayList<>();
 
     @AfterEach
     void stop() {
         release.countDown();
         lane.shutdown();
+        lanes.forEach(DatabaseLane::shutdown);
     }
 
     @Test
@@ -70,85 +75,83 @@ class DatabaseLaneTest {
 
     @Test
     void withAShortQueueARequestWaitsForAThreadAndRunsWhenOneFrees() throws Exception {
-        AtomicLong now = new AtomicLong();
-        DatabaseLane queued = new DatabaseLane(1, Duration.ofMillis(25), 10, now::get, registry);
-        try {
-            CountDownLatch running = new CountDownLatch(1);
-            CompletableFuture<Boolean> first = queued.run(far(), () -> hold(running));
-            assertTrue(running.await(5, TimeUnit.SECONDS));
+        DatabaseLane queued = queuedLane(Duration.ofMillis(25));
+        CompletableFuture<Boolean> first = occupyTheThread(queued);
 
-            CompletableFuture<String> second = queued.run(far(), () -> "ran");
+        CompletableFuture<String> second = queued.run(far(), () -> "ran");
 
-            assertFalse(second.isDone(), "waiting, not refused");
-            assertEquals(1, queued.waiting());
-            release.countDown();
-            assertTrue(first.get(5, TimeUnit.SECONDS));
-            assertEquals("ran", second.get(5, TimeUnit.SECONDS));
-        } finally {
-            queued.shutdown();
-        }
+        assertFalse(second.isDone(), "waiting, not refused");
+        assertEquals(1, queued.waiting());
+        release.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS));
+        assertEquals("ran", second.get(5, TimeUnit.SECONDS));
     }
 
     @Test
     void aRequestWhoseForeseenWaitExceedsTheAllowanceIsRefusedAtOnce() throws Exception {
-        AtomicLong now = new AtomicLong();
         // Steps are estimated at 2 ms until measured: with one thread busy, two may wait within 5 ms, not three.
-        DatabaseLane queued = new DatabaseLane(1, Duration.ofMillis(5), 10, now::get, registry);
-        try {
-            CountDownLatch running = new CountDownLatch(1);
-            queued.run(far(), () -> hold(running));
-            assertTrue(running.await(5, TimeUnit.SECONDS));
-            assertFalse(queued.run(far(), () -> 1).isDone());
-            assertFalse(queued.run(far(), () -> 2).isDone());
+        DatabaseLane queued = queuedLane(Duration.ofMillis(5));
+        occupyTheThread(queued);
+        assertFalse(queued.run(far(), () -> 1).isDone());
+        assertFalse(queued.run(far(), () -> 2).isDone());
 
-            CompletableFuture<Integer> third = queued.run(far(), () -> 3);
+        CompletableFuture<Integer> third = queued.run(far(), () -> 3);
 
-            assertEquals(UnavailableReason.OVERLOAD, reasonOf(third));
-        } finally {
-            release.countDown();
-            queued.shutdown();
-        }
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(third));
     }
 
     @Test
     void aStalledLaneRefusesAtOnceInsteadOfQueueing() throws Exception {
-        AtomicLong now = new AtomicLong();
-        DatabaseLane queued = new DatabaseLane(1, Duration.ofMillis(25), 10, now::get, registry);
-        try {
-            CountDownLatch running = new CountDownLatch(1);
-            queued.run(far(), () -> hold(running));
-            assertTrue(running.await(5, TimeUnit.SECONDS));
-            now.addAndGet(TimeUnit.MILLISECONDS.toNanos(30)); // no step has finished for longer than the allowance
+        DatabaseLane queued = queuedLane(Duration.ofMillis(25));
+        occupyTheThread(queued);
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(30)); // no step has started or finished for longer than allowed
 
-            CompletableFuture<Integer> refused = queued.run(far(), () -> 1);
+        CompletableFuture<Integer> refused = queued.run(far(), () -> 1);
 
-            assertEquals(UnavailableReason.OVERLOAD, reasonOf(refused));
-        } finally {
-            release.countDown();
-            queued.shutdown();
-        }
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(refused));
+    }
+
+    @Test
+    void afterAQuietSpellTheBurstThatFillsEveryThreadStillLetsTheNextRequestWait() throws Exception {
+        DatabaseLane queued = queuedLane(Duration.ofMillis(25));
+        now.addAndGet(TimeUnit.SECONDS.toNanos(10)); // idle: nothing started or finished for ten seconds
+        occupyTheThread(queued); // the storm's first request starts: the lane is busy, not stalled
+
+        CompletableFuture<Integer> next = queued.run(far(), () -> 1);
+
+        assertFalse(next.isDone(), "waiting, not refused as stalled");
+        release.countDown();
+        assertEquals(1, next.get(5, TimeUnit.SECONDS));
     }
 
     @Test
     void aStepThatWaitedLongerThanTheAllowanceIsRefusedWithoutRunning() throws Exception {
-        AtomicLong now = new AtomicLong();
-        DatabaseLane queued = new DatabaseLane(1, Duration.ofMillis(25), 10, now::get, registry);
-        try {
-            CountDownLatch running = new CountDownLatch(1);
-            CompletableFuture<Boolean> first = queued.run(far(), () -> hold(running));
-            assertTrue(running.await(5, TimeUnit.SECONDS));
-            AtomicInteger ran = new AtomicInteger();
-            CompletableFuture<Integer> late = queued.run(far(), ran::incrementAndGet);
-            now.addAndGet(TimeUnit.MILLISECONDS.toNanos(30));
+        DatabaseLane queued = queuedLane(Duration.ofMillis(25));
+        CompletableFuture<Boolean> first = occupyTheThread(queued);
+        AtomicInteger ran = new AtomicInteger();
+        CompletableFuture<Integer> late = queued.run(far(), ran::incrementAndGet);
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(30));
 
-            release.countDown();
-            first.get(5, TimeUnit.SECONDS);
+        release.countDown();
+        first.get(5, TimeUnit.SECONDS);
 
-            assertEquals(UnavailableReason.OVERLOAD, reasonOf(late));
-            assertEquals(0, ran.get());
-        } finally {
-            queued.shutdown();
-        }
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(late));
+        assertEquals(0, ran.get());
+    }
+
+    /** One thread, on the test's clock, shut down after the test. */
+    private DatabaseLane queuedLane(Duration maxWait) {
+        DatabaseLane queued = new DatabaseLane(1, maxWait, 10, now::get, registry);
+        lanes.add(queued);
+        return queued;
+    }
+
+    /** Takes the lane's only thread until {@code release}; returns once the step is running. */
+    private CompletableFuture<Boolean> occupyTheThread(DatabaseLane queued) throws InterruptedException {
+        CountDownLatch running = new CountDownLatch(1);
+        CompletableFuture<Boolean> held = queued.run(far(), () -> hold(running));
+        assertTrue(running.await(5, TimeUnit.SECONDS));
+        return held;
     }
 
     private boolean hold(CountDownLatch running) {
