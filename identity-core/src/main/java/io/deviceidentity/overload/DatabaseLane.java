@@ -33,7 +33,8 @@ import io.quarkus.runtime.Startup;
  * A step takes about a millisecond, so the short wait absorbs the bursts of a fast-path storm (many EMQX connections
  * behind a few pooled ones) that refusing would turn into retries; it is refused at once when the expected wait (the
  * steps ahead ÷ threads × the measured step time) exceeds it, or when no step has started or finished for that long (a
- * stalled database: estimates from before the stall would be wrong), and refused without running when it waited longer.
+ * stalled database: estimates from before the stall would be wrong), and refused without running when it waited longer
+ * in the queue. A step that found a thread free is never refused for waiting: what delayed it was the CPU, not the lane.
  *
  * <p>Why not the Vert.x worker pool: its queue is unbounded and invisible, so under a storm requests would wait there
  * for seconds, with their deadline running, before being refused. One thread per pooled connection is enough: a
@@ -125,7 +126,9 @@ public class DatabaseLane {
             return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
                     refusal != null ? refusal : "every database thread is busy and no more may wait"));
         }
-        inLane.incrementAndGet();
+        // Only a step that found every thread busy waits in the queue; one that found a thread free is not refused
+        // for the time the scheduler took to start that thread (on a busy machine, tens of milliseconds).
+        boolean queued = inLane.incrementAndGet() > concurrency;
         long queuedAt = clock.getAsLong();
         CompletableFuture<T> result = new CompletableFuture<>();
         try {
@@ -137,7 +140,7 @@ public class DatabaseLane {
                 try {
                     long waited = startedAt - queuedAt;
                     queueWait.record(waited, TimeUnit.NANOSECONDS);
-                    if (waited > maxWaitNanos && maxWaitNanos > 0) {
+                    if (queued && waited > maxWaitNanos && maxWaitNanos > 0) {
                         refused.increment();
                         throw ServiceUnavailableException.overload("waited too long for a database thread");
                     }

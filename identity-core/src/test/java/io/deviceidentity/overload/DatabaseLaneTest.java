@@ -139,6 +139,18 @@ class DatabaseLaneTest {
         assertEquals(0, ran.get());
     }
 
+    @Test
+    void aStepThatFoundAThreadFreeRunsHoweverLateTheSchedulerStartsIt() throws Exception {
+        // Each reading of this clock is 30 ms after the one before: the free thread starts "later" than the
+        // allowance, as it does on a machine whose CPUs are busy.
+        AtomicLong ticking = new AtomicLong();
+        DatabaseLane busyMachine = new DatabaseLane(1, Duration.ofMillis(25), 10,
+                () -> ticking.addAndGet(TimeUnit.MILLISECONDS.toNanos(30)), registry);
+        lanes.add(busyMachine);
+
+        assertEquals(1, busyMachine.run(far(), () -> 1).get(5, TimeUnit.SECONDS));
+    }
+
     /** One thread, on the test's clock, shut down after the test. */
     private DatabaseLane queuedLane(Duration maxWait) {
         DatabaseLane queued = new DatabaseLane(1, maxWait, 10, now::get, registry);
