@@ -14,13 +14,19 @@
 # computes the table from the recorded answers and the database.
 #
 # Environment: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT, STACK_DIR, CHAOS_OUT [target/chaos],
-# SKIP_BUILD [0], CHAOS_ONLY [all faults; e.g. "pgbouncer-kill postgres-freeze"], CHAOS_DEVICES [200].
+# SKIP_BUILD [0], CHAOS_ONLY [all faults; e.g. "pgbouncer-kill postgres-freeze"], CHAOS_DEVICES [200],
+# CHAOS_RECOVERY_GOAL [5 s], CHAOS_IDLE [5000], CHAOS_MEMORY_LIMIT_MIB [512]. Exits 1 when a promise is broken.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 : "${PG_PORT:=55435}" "${PGBOUNCER_PORT:=56435}" "${AUTH_PORT:=8093}" "${REGISTRATION_PORT:=8094}"
 : "${STACK_DIR:=$ROOT/.local/chaos}" "${CHAOS_OUT:=$ROOT/target/chaos}" "${CHAOS_ONLY:=}" "${CHAOS_DEVICES:=200}"
+# The promises' numbers: recovery after each database repair, idle connections held open, and the resident memory
+# a service may reach during the abuse (the chart's memory limit for a service container).
+: "${CHAOS_RECOVERY_GOAL:=5}" "${CHAOS_IDLE:=5000}" "${CHAOS_MEMORY_LIMIT_MIB:=512}"
+# The login storm the registration burst meets: known devices at this rate (allows/s), on the fast path.
+: "${CHAOS_STORM_RATE:=200}"
 : "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}" "${DB_NAME:=identity}"
 : "${AUTH_DB_USER:=identity_auth}" "${AUTH_DB_PASSWORD:=identity-auth-local-dev}"
 export PG_PORT PGBOUNCER_PORT STACK_DIR DB_USER DB_PASSWORD DB_NAME AUTH_DB_USER AUTH_DB_PASSWORD
@@ -41,7 +47,10 @@ stack() { "$ROOT/scripts/stack.sh" "$@" dev; }
 faults() { "$ROOT/scripts/faults.sh" "$@" dev; }
 now() { date +%s.%N; }
 mark() { printf '{"fault":"%s","event":"%s","t":%s}\n' "$1" "$2" "$(now)" >>"$FAULTS"; }
+ALL_FAULTS="pgbouncer-kill postgres-crash postgres-freeze pgbouncer-max-client-conn registration-sigkill auth-sigterm
+  burst-during-storm"
 selected() { [[ -z "$CHAOS_ONLY" || " $CHAOS_ONLY " == *" $1 "* ]]; }
+expected_faults() { for f in $ALL_FAULTS; do selected "$f" && printf '%s ' "$f"; done; }
 psql_db() { PGPASSWORD=$DB_PASSWORD psql -X -q -At -h 127.0.0.1 -p "$PG_PORT" -U "$DB_USER" -d "$DB_NAME" "$@"; }
 
 start_service() { # name port env...
@@ -118,6 +127,27 @@ for i in range(n):
 PY
 [[ -s "$CHAOS_OUT/known.txt" ]] || die "no known device could be registered"
 
+# Known devices are ones that have connected before: each logs in once (a bcrypt each, two at a time) so that its
+# verifier is stored and the load below reconnects them as a storm would, on the fast path.
+log "known devices log in once"
+python3 - "$AUTH_PORT" "$CHAOS_OUT/known.txt" <<'PY' || die "the known devices' first login failed"
+import http.client, json, sys, threading
+port, known = int(sys.argv[1]), [l.split() for l in open(sys.argv[2]) if l.strip()]
+allowed = []
+def login(part):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    for cid, pw in part:
+        for _ in range(20):  # 503 while the other half is hashing: retry, as a device would
+            c.request("POST", "/mqtt/authn", body=json.dumps({"clientid": cid, "username": "", "password": pw,
+                      "peerhost": "127.0.0.1"}), headers={"Content-Type": "application/json"})
+            r = c.getresponse(); body = r.read()
+            if r.status == 200:
+                allowed.append(json.loads(body).get("result") == "allow"); break
+threads = [threading.Thread(target=login, args=(known[i::2],)) for i in range(2)]
+[t.start() for t in threads]; [t.join() for t in threads]
+sys.exit(0 if len(allowed) == len(known) and all(allowed) else 1)
+PY
+
 python3 "$ROOT/scripts/chaos/probe.py" --auth-port "$AUTH_PORT" --reg-port "$REGISTRATION_PORT" --token "$TOKEN" \
   --known "$CHAOS_OUT/known.txt" --out "$EVENTS" --stop "$CHAOS_OUT/stop" 2>"$LOG_DIR/probe.log" &
 PROBE=$!
@@ -129,15 +159,15 @@ window() { # name: fault functions follow; a settle pause after each
 }
 if selected pgbouncer-kill; then
   window pgbouncer-kill; mark pgbouncer-kill fault; faults pgbouncer-kill 2>/dev/null
-  sleep 10; mark pgbouncer-kill repair; stack pgbouncer-start >/dev/null 2>&1; sleep 12; mark pgbouncer-kill end
+  sleep 10; mark pgbouncer-kill repair; stack pgbouncer-start >/dev/null 2>&1; mark pgbouncer-kill ready; sleep 12; mark pgbouncer-kill end
 fi
 if selected postgres-crash; then
   window postgres-crash; mark postgres-crash fault; faults postgres-crash 2>/dev/null
-  sleep 10; mark postgres-crash repair; faults postgres-start >/dev/null 2>&1; sleep 12; mark postgres-crash end
+  sleep 10; mark postgres-crash repair; faults postgres-start >/dev/null 2>&1; mark postgres-crash ready; sleep 12; mark postgres-crash end
 fi
 if selected postgres-freeze; then
   window postgres-freeze; mark postgres-freeze fault; faults postgres-freeze 2>/dev/null
-  sleep 15; mark postgres-freeze repair; faults postgres-thaw 2>/dev/null; sleep 12; mark postgres-freeze end
+  sleep 15; mark postgres-freeze repair; faults postgres-thaw 2>/dev/null; mark postgres-freeze ready; sleep 12; mark postgres-freeze end
 fi
 if selected pgbouncer-max-client-conn; then
   window pgbouncer-max-client-conn
@@ -161,7 +191,7 @@ fi
 if selected burst-during-storm; then
   window burst-during-storm
   mark burst-during-storm storm-start
-  python3 "$ROOT/scripts/chaos/abuse.py" login-storm --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" --seconds 16 \
+  python3 "$ROOT/scripts/chaos/abuse.py" login-storm --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" --seconds 16 --rate "$CHAOS_STORM_RATE" \
     --out "$CHAOS_OUT/storm.jsonl" 2>>"$LOG_DIR/abuse.log" &
   storm=$!
   sleep 8; mark burst-during-storm fault
@@ -175,7 +205,9 @@ if selected abuse; then
   log "live abuse: fuzzed bodies, idle connections, slowloris, oversized headers, wrong bearer tokens"
   mark abuse start
   python3 "$ROOT/scripts/chaos/abuse.py" hostile --auth-port "$AUTH_PORT" --reg-port "$REGISTRATION_PORT" \
-    --token "$TOKEN" --corpus "$ROOT" --out "$CHAOS_OUT/abuse.json" 2>>"$LOG_DIR/abuse.log" || log "abuse run failed"
+    --token "$TOKEN" --corpus "$ROOT" --out "$CHAOS_OUT/abuse.json" --idle "$CHAOS_IDLE" \
+    --auth-pid "$(cat "$RUN_DIR/chaos-auth-service.pid")" --reg-pid "$(cat "$RUN_DIR/chaos-registration-service.pid")" \
+    2>>"$LOG_DIR/abuse.log" || log "abuse run failed"
   mark abuse end
 fi
 sleep 2
@@ -193,7 +225,12 @@ secrets=("$TOKEN" "$FAST_PATH_KEY" "${FAST_PATH_KEY#*:}" "$DEVICE_PASSWORD" "$DB
          chaos-registration-pw- new-device-password)
 printf '%s\n' "${secrets[@]}" >"$CHAOS_OUT/.secrets"
 cat "$CHAOS_OUT/.hashes" >>"$CHAOS_OUT/.secrets"; rm -f "$CHAOS_OUT/.hashes"
+# The verdict: analyse.py exits 1 when a promise is broken (each one printed as PASS or FAIL under the table).
+verdict=0
 python3 "$ROOT/scripts/chaos/analyse.py" --events "$EVENTS" --faults "$FAULTS" --abuse "$CHAOS_OUT/abuse.json" \
-  --storm "$CHAOS_OUT/storm.jsonl" --secrets "$CHAOS_OUT/.secrets" --logs "$LOG_DIR" --rows "$CHAOS_OUT/rows.txt" --duplicates "$CHAOS_OUT/duplicates.txt" \
-  --out "$CHAOS_OUT" --elapsed "$(( $(date +%s) - started ))"
+  --storm "$CHAOS_OUT/storm.jsonl" --secrets "$CHAOS_OUT/.secrets" --logs "$LOG_DIR" --rows "$CHAOS_OUT/rows.txt" \
+  --duplicates "$CHAOS_OUT/duplicates.txt" --out "$CHAOS_OUT" --elapsed "$(( $(date +%s) - started ))" \
+  --recovery-goal "$CHAOS_RECOVERY_GOAL" --memory-limit-mib "$CHAOS_MEMORY_LIMIT_MIB" \
+  --expected-faults "$(expected_faults)" $(selected abuse || echo --no-abuse) || verdict=$?
 rm -f "$CHAOS_OUT/.secrets"
+exit "$verdict"

@@ -74,9 +74,19 @@ def login_storm(a):
     lock = threading.Lock()
     end = time.time() + a.seconds
 
+    # Paced (open loop) when --rate is given: the storm is a load the machine can carry, so that what the burst
+    # takes from it shows, instead of the share of a CPU that the storm alone saturates.
+    period = a.callers / a.rate if a.rate else 0.0
+
     def caller(n):
         c = None
+        due = time.time() + period * n / a.callers
         while time.time() < end:
+            if period:
+                pause = due - time.time()
+                if pause > 0:
+                    time.sleep(pause)
+                due += period
             cid, pw = random.choice(known)
             body = json.dumps({"clientid": cid, "username": "", "password": pw, "peerhost": "127.0.0.1"})
             s = time.time()
@@ -86,11 +96,13 @@ def login_storm(a):
                 c.request("POST", "/mqtt/authn", body=body, headers={"Content-Type": "application/json"})
                 r = c.getresponse(); data = r.read()
                 st = r.status
-                res = json.loads(data).get("result", "") if st == 200 else ""
-            except Exception:
-                c = None; st = -1; res = ""
+                parsed = json.loads(data) if data.startswith(b"{") else {}
+                res = parsed.get("result", "") if st == 200 else ""
+                reason = parsed.get("reason", "") if st != 200 else ""
+            except Exception as e:
+                c = None; st = -1; res = ""; reason = type(e).__name__
             with lock:
-                out.write(json.dumps({"t": s, "d": time.time() - s, "status": st, "result": res}) + "\n")
+                out.write(json.dumps({"t": s, "d": time.time() - s, "status": st, "result": res, "reason": reason}) + "\n")
 
     threads = [threading.Thread(target=caller, args=(n,)) for n in range(a.callers)]
     for t in threads: t.start()
@@ -123,20 +135,62 @@ def mutate(body):
     return bytes(b[:20000])
 
 
+def rss_bytes(pid):
+    try:
+        for line in open("/proc/%d/status" % pid):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+class MemoryWatch:
+    """Resident memory of the services while the abuse runs: first sample, peak, and after it ended."""
+
+    def __init__(self, pids):
+        self.pids = {name: pid for name, pid in pids.items() if pid}
+        self.samples = {name: [] for name in self.pids}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self):
+        while not self.stop.is_set():
+            self.sample()
+            time.sleep(0.25)
+
+    def sample(self):
+        for name, pid in self.pids.items():
+            rss = rss_bytes(pid)
+            if rss is not None:
+                self.samples[name].append(rss)
+
+    def result(self):
+        self.stop.set(); self.thread.join()
+        time.sleep(2); self.sample()  # after the connections closed and a moment to settle
+        mib = lambda b: round(b / 1048576.0, 1)
+        return {name: {"before_mib": mib(s[0]), "peak_mib": mib(max(s)), "after_mib": mib(s[-1]), "samples": len(s)}
+                for name, s in self.samples.items() if s}
+
+
 def hostile(a):
     results = {}
+    memory = MemoryWatch({"auth": a.auth_pid, "registration": a.reg_pid})
+    memory.thread.start()
     bodies = corpus_bodies(a.corpus)
-    normal_latencies, normal_failures = [], [0]
+    normal_latencies, normal_failures, normal_refusals = [], [0], {}
     stop = threading.Event()
 
     def normal_client():  # a well-behaved caller throughout, with a 2 s deadline
         while not stop.is_set():
-            s, e, st, _, data = request(a.auth_port, "POST", "/mqtt/authz",
+            s, e, st, reason, data = request(a.auth_port, "POST", "/mqtt/authz",
                                         json.dumps({"clientid": "normal-1", "username": "", "action": "publish",
                                                     "topic": "devices/normal-1/x", "qos": "0", "retain": "false"}),
                                         {"Content-Type": "application/json"}, 2)
             if st != 200:
                 normal_failures[0] += 1
+                key = "%s %s" % (st, reason)
+                normal_refusals[key] = normal_refusals.get(key, 0) + 1
             normal_latencies.append(e - s)
             time.sleep(0.1)
 
@@ -184,7 +238,7 @@ def hostile(a):
                 break
     time.sleep(3)
     _, _, st_during_idle, _, _ = request(a.auth_port, "GET", "/q/health/ready", timeout=5)
-    results["idle_connections"] = {"opened": len(idle), "ready_while_open": st_during_idle}
+    results["idle_connections"] = {"requested": a.idle, "opened": len(idle), "ready_while_open": st_during_idle}
     for s in idle:
         s.close()
 
@@ -240,12 +294,18 @@ def hostile(a):
         time.sleep(0.2)
     for t in flooders: t.join()
     ok = [d for st, d in right if st == 200]
+    right_statuses = {}
+    for st, _ in right:
+        right_statuses[str(st)] = right_statuses.get(str(st), 0) + 1
     results["wrong_bearer_flood"] = {"statuses": {str(k): v for k, v in sorted(flood.items())},
+                                     "right_token_statuses": right_statuses,
                                      "right_token_answers": len(right), "right_token_200": len(ok),
                                      "right_token_max_s": round(max(ok), 3) if ok else None}
     stop.set(); normal.join()
     results["normal_client"] = {"requests": len(normal_latencies), "not_200": normal_failures[0],
-                                "max_s": round(max(normal_latencies), 3) if normal_latencies else None}
+                                "max_s": round(max(normal_latencies), 3) if normal_latencies else None,
+                                "deadline_s": 2.0, "not_200_statuses": normal_refusals}
+    results["memory"] = memory.result()
     _, _, a_ready, _, _ = request(a.auth_port, "GET", "/q/health/ready", timeout=5)
     _, _, r_ready, _, _ = request(a.reg_port, "GET", "/q/health/ready", timeout=5)
     results["alive_after"] = {"auth": a_ready, "registration": r_ready}
@@ -261,8 +321,10 @@ def main():
     b.add_argument("--count", type=int); b.add_argument("--out")
     s = sub.add_parser("login-storm"); s.add_argument("--port", type=int); s.add_argument("--known")
     s.add_argument("--seconds", type=float); s.add_argument("--out"); s.add_argument("--callers", type=int, default=16)
+    s.add_argument("--rate", type=float, default=0, help="requests per second in all (0: as fast as the callers can)")
     x = sub.add_parser("hostile"); x.add_argument("--auth-port", type=int); x.add_argument("--reg-port", type=int)
-    x.add_argument("--token"); x.add_argument("--corpus"); x.add_argument("--out"); x.add_argument("--idle", type=int, default=2000)
+    x.add_argument("--token"); x.add_argument("--corpus"); x.add_argument("--out"); x.add_argument("--idle", type=int, default=5000)
+    x.add_argument("--auth-pid", type=int); x.add_argument("--reg-pid", type=int)
     a = ap.parse_args()
     {"hold-connections": hold_connections, "put-burst": put_burst, "login-storm": login_storm, "hostile": hostile}[a.cmd](a)
 

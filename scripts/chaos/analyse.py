@@ -1,13 +1,42 @@
 #!/usr/bin/env python3
-"""Turns the recorded answers of `make chaos` into its table, summary.json and report.html."""
-import argparse, html, json, os
+"""Turns the recorded answers of `make chaos` into its table, summary.json and report.html, and gives the verdict.
+
+Exit status 0 when every promise holds, 1 when one is broken (each promise is printed as PASS or FAIL with its
+figures, and listed in summary.json under "verdicts"). Every input may also be given gzip-compressed (NAME.gz), as
+the recorded samples in build-checks are.
+"""
+import argparse, gzip, html, json, os, sys
+
+# Faults whose repair does not restart a service: recovery is held to the goal. For a killed or stopped service the
+# repair is starting a new JVM, whose start-up time is not what the goal is about.
+DATABASE_FAULTS = ("pgbouncer-kill", "postgres-crash", "postgres-freeze", "pgbouncer-max-client-conn")
+ALL_FAULTS = DATABASE_FAULTS + ("registration-sigkill", "auth-sigterm", "burst-during-storm")
+# auth-service's goodput during the registration burst, as a share of its goodput just before it (the bulkhead
+# promise), under a paced login storm the machine can carry. Both services share two CPUs here, so a little is lost
+# even with a perfect bulkhead.
+BULKHEAD_SHARE = 0.8
+
+
+def opened(path):
+    """The file, or its .gz twin."""
+    if path and os.path.exists(path):
+        return open(path, "rb")
+    if path and os.path.exists(path + ".gz"):
+        return gzip.open(path + ".gz", "rb")
+    return None
+
+
+def read_text(path):
+    f = opened(path)
+    return None if f is None else f.read().decode("utf-8", "replace")
 
 
 def load_jsonl(path):
-    if not os.path.exists(path):
+    text = read_text(path)
+    if text is None:
         return []
     rows = []
-    for line in open(path):
+    for line in text.splitlines():
         line = line.strip()
         if line:
             try:
@@ -21,17 +50,146 @@ def fmt(x):
     return "-" if x is None else ("%.1f s" % x if isinstance(x, float) else str(x))
 
 
+def shutdown_order(name, inside, readiness, start, end):
+    """For a SIGTERM: when readiness turned false, and what happened to requests sent before and after that.
+
+    Kubernetes stops routing new requests to a Pod once its readiness probe fails; the shutdown delay is there so
+    that this happens before the listener closes. Requests sent before readiness turned false must all be answered;
+    the load here keeps sending to the one instance afterwards (there is no other), and those may be refused."""
+    service = "auth" if name.startswith("auth") else "reg"
+    unready = next((e["t"] for e in readiness if e["svc"] == service and start <= e["t"] <= end and e["status"] != 200),
+                   None)
+    calls = [e for e in inside if e["w"] == service]
+    unanswered_before = [e for e in calls if e["status"] < 0 and (unready is None or e["t"] < unready)]
+    first_unanswered = next((e["t"] for e in calls if e["status"] < 0), None)
+    return {
+        "unready_after_s": None if unready is None else round(unready - start, 2),
+        "first_unanswered_after_s": None if first_unanswered is None else round(first_unanswered - start, 2),
+        "unanswered_sent_while_ready": len(unanswered_before),
+        "cut_mid_answer": sum(1 for e in calls if e["status"] < 0 and e["reason"].endswith("@body")),
+    }
+
+
+def judge(table, abuse, total, a):
+    """Every promise of `make chaos`, kept or broken, with the figures it was judged on."""
+    verdicts = []
+
+    def promise(name, ok, detail):
+        verdicts.append({"promise": name, "ok": bool(ok), "detail": detail})
+
+    promise("no 5xx other than 503", total["other_5xx"] == 0, "%d such answers" % total["other_5xx"])
+    promise("no acknowledged write lost", total["acked_registrations_missing"] == 0
+            and total["acked_deletes_not_revoked"] == 0,
+            "%d acknowledged PUTs checked: %d missing, %d acknowledged DELETEs not revoked"
+            % (total["acked_puts_checked"], total["acked_registrations_missing"], total["acked_deletes_not_revoked"]))
+    promise("no duplicated row", total["duplicated_rows"] == 0, "duplicated client ids: %s" % total["duplicated_rows"])
+    promise("no secret in any log", total["secret_hits"] == 0 and total["secrets_searched"] > 0
+            and total["log_files_searched"] > 0, "%d secrets in %d log files: %d hits %s"
+            % (total["secrets_searched"], total["log_files_searched"], total["secret_hits"],
+               total["secret_hit_places"] or ""))
+    expected = a.expected_faults.split()
+    ran = [r["fault"] for r in table]
+    promise("every selected fault window ran", all(f in ran for f in expected),
+            "%d of %d: missing %s" % (sum(1 for f in expected if f in ran), len(expected),
+                                      [f for f in expected if f not in ran] or "none"))
+    for r in table:
+        if r["fault"] in DATABASE_FAULTS:
+            late = [(k, r[k]) for k in ("recovery_auth_s", "recovery_registration_s")
+                    if r[k] is None or r[k] > a.recovery_goal]
+            promise("%s: recovery within %g s of the repair, without a restart" % (r["fault"], a.recovery_goal),
+                    not late, "auth %s, registration %s (the repaired part answered %s after the repair)"
+                    % (fmt_s(r["recovery_auth_s"]), fmt_s(r["recovery_registration_s"]), fmt_s(r["repaired_part_ready_s"])))
+            # A fault the services did not feel (their pooled connections outlived it) needs no detection.
+            felt = r["failed_answers"] > 0
+            promise("%s: detected with a 503, or not felt" % r["fault"],
+                    not felt or (r["detection_s"] is not None and r["reasons_503"]),
+                    "first 503 after %s, reasons %s, %d answers not 2xx" % (fmt_s(r["detection_s"]),
+                                                                         r["reasons_503"] or "none", r["failed_answers"]))
+        elif r["fault"].endswith(("sigkill", "sigterm")):
+            if r["fault"].endswith("sigterm"):  # a SIGKILL drops what was in flight; a SIGTERM must not
+                promise("%s: readiness false before the listener closed" % r["fault"],
+                        r["unready_after_s"] is not None and (r["first_unanswered_after_s"] is None
+                                                              or r["unready_after_s"] < r["first_unanswered_after_s"]),
+                        "unready %s after the signal, first unanswered request %s after it"
+                        % (fmt_s(r["unready_after_s"]), fmt_s(r["first_unanswered_after_s"])))
+                promise("%s: every request sent while ready answered, none cut mid-answer" % r["fault"],
+                        r["unanswered_sent_while_ready"] == 0 and r["cut_mid_answer"] == 0,
+                        "%d unanswered of those sent while ready, %d cut mid-answer; %d sent after readiness turned"
+                        " false went unanswered (%s)" % (r["unanswered_sent_while_ready"], r["cut_mid_answer"],
+                                                          r["unanswered"] - r["unanswered_sent_while_ready"],
+                                                          ", ".join(r["unanswered_kinds"]) or "none"))
+            promise("%s: served again after the restart" % r["fault"],
+                    r["recovery_auth_s"] is not None and r["recovery_registration_s"] is not None,
+                    "auth %s, registration %s after the restart began (includes a JVM start)"
+                    % (fmt_s(r["recovery_auth_s"]), fmt_s(r["recovery_registration_s"])))
+        if "auth_goodput_with_burst" in r:
+            before, during = r["auth_goodput_without_burst"], r["auth_goodput_with_burst"]
+            promise("registration burst leaves auth-service its goodput (>= %g x)" % BULKHEAD_SHARE,
+                    before > 0 and during >= BULKHEAD_SHARE * before,
+                    "%s allows/s without the burst, %s with it; share not allowed %s without, %s with"
+                    % (before, during, r["auth_refused_share_without_burst"], r["auth_refused_share_with_burst"]))
+    if abuse is None:
+        if not a.no_abuse:
+            promise("hostile input was sent", False, "no abuse results")
+        return verdicts
+    f = abuse["fuzzed_bodies"]
+    promise("hostile bodies: no 5xx other than 503, no row written", f["other_5xx"] == 0
+            and not f.get("rows_written_by_refused"), "%d sent, statuses %s, rows written by refused bodies %s"
+            % (f["sent"], f["statuses"], f.get("rows_written_by_refused")))
+    promise("oversized headers: no 5xx", abuse["oversized_headers"]["five_xx"] == 0,
+            "statuses %s" % abuse["oversized_headers"]["statuses"])
+    idle = abuse["idle_connections"]
+    promise("idle connections held open, service ready meanwhile", idle["opened"] >= idle.get("requested", 0)
+            and idle["ready_while_open"] == 200, "%d of %s opened, readiness %s"
+            % (idle["opened"], idle.get("requested", "?"), idle["ready_while_open"]))
+    promise("slowloris: service ready meanwhile", abuse["slowloris"]["ready_while_trickling"] == 200,
+            "%d clients, readiness %s" % (abuse["slowloris"]["clients"], abuse["slowloris"]["ready_while_trickling"]))
+    flood = abuse["wrong_bearer_flood"]
+    promise("wrong bearer tokens: all 401, the right token still answered", set(flood["statuses"]) == {"401"}
+            and flood["right_token_answers"] > 0 and flood["right_token_200"] == flood["right_token_answers"],
+            "statuses %s, right token %d/%d 200 (max %s s)" % (flood["statuses"], flood["right_token_200"],
+                                                              flood["right_token_answers"], flood["right_token_max_s"]))
+    normal = abuse["normal_client"]
+    deadline = normal.get("deadline_s", 2.0)
+    promise("a normal client answered within its deadline throughout", normal["requests"] > 0
+            and normal["not_200"] == 0 and normal["max_s"] is not None and normal["max_s"] <= deadline,
+            "%d requests, %d not 200, slowest %s s (deadline %g s)" % (normal["requests"], normal["not_200"],
+                                                                   normal["max_s"], deadline))
+    promise("services alive after the abuse", abuse["alive_after"] == {"auth": 200, "registration": 200},
+            "readiness %s" % abuse["alive_after"])
+    memory = abuse.get("memory") or {}
+    peaks = {name: m["peak_mib"] for name, m in memory.items()}
+    promise("memory bounded (peak resident <= %g MiB)" % a.memory_limit_mib,
+            len(peaks) == 2 and all(p <= a.memory_limit_mib for p in peaks.values()),
+            "; ".join("%s %s -> peak %s -> %s MiB" % (name, m["before_mib"], m["peak_mib"], m["after_mib"])
+                      for name, m in sorted(memory.items())) or "not measured")
+    return verdicts
+
+
+def fmt_s(x):
+    return "none" if x is None else "%.1f s" % x
+
+
 def main():
     ap = argparse.ArgumentParser()
     for name in ("events", "faults", "abuse", "storm", "secrets", "logs", "rows", "duplicates", "out"):
         ap.add_argument("--" + name)
     ap.add_argument("--elapsed", type=int, default=0)
+    ap.add_argument("--recovery-goal", type=float, default=5.0, help="seconds from a database repair to service")
+    ap.add_argument("--memory-limit-mib", type=float, default=512, help="resident memory a service may reach")
+    ap.add_argument("--expected-faults", default=" ".join(ALL_FAULTS), help="the fault windows that must be there")
+    ap.add_argument("--no-abuse", action="store_true", help="the hostile-input part was not selected")
     a = ap.parse_args()
-    events = sorted(load_jsonl(a.events), key=lambda e: e["t"])
+    recorded = sorted(load_jsonl(a.events), key=lambda e: e["t"])
+    # Readiness polls (what a Kubernetes probe sees) are not answers to callers: kept apart.
+    readiness = [e for e in recorded if e["w"] == "ready"]
+    events = [e for e in recorded if e["w"] != "ready"]
     marks = load_jsonl(a.faults)
     # client_id -> status ('active' | 'revoked'): DELETE revokes, the row stays.
-    rows = dict((line.split() + ["active"])[:2] for line in open(a.rows) if line.strip()) if os.path.exists(a.rows) else {}
-    duplicates = int(open(a.duplicates).read().strip() or 0) if os.path.exists(a.duplicates) else None
+    rows_text = read_text(a.rows) or ""
+    rows = dict((line.split() + ["active"])[:2] for line in rows_text.splitlines() if line.strip())
+    duplicates_text = read_text(a.duplicates)
+    duplicates = int(duplicates_text.strip() or 0) if duplicates_text is not None else None
 
     # What each registration answer promised.
     by_id = {}
@@ -61,6 +219,7 @@ def main():
         if start is None or end is None:
             continue
         repair = w.get("repair", start)
+        ready = w.get("ready", repair)  # the repaired part answers again (PostgreSQL's crash recovery is done)
         inside = [e for e in events if start <= e["t"] <= end]
         other5xx = [e for e in inside if e["status"] >= 500 and e["status"] != 503]
         reasons = sorted(set(e["reason"].replace("+circuit_open", "") for e in inside if e["status"] == 503))
@@ -71,6 +230,8 @@ def main():
                          or (name.endswith(("sigkill", "sigterm")) and e["status"] < 0)), None)
         first_allow = next((e["t"] + e["d"] for e in inside if e["w"] == "auth" and e["t"] >= repair
                             and e.get("result") == "allow"), None)
+        first_allow_after_ready = next((e["t"] + e["d"] for e in inside if e["w"] == "auth" and e["t"] >= ready
+                                        and e.get("result") == "allow"), None)
         first_reg = next((e["t"] + e["d"] for e in inside if e["w"] == "reg" and e["t"] >= repair
                           and 200 <= e["status"] < 300), None)
         opened = [e["t"] for e in inside if "+circuit_open" in e["reason"]]
@@ -84,35 +245,47 @@ def main():
             "detection_s": None if first503 is None else round(first503 - start, 2),
             "recovery_auth_s": None if first_allow is None else round(first_allow - repair, 2),
             "recovery_registration_s": None if first_reg is None else round(first_reg - repair, 2),
+            "repaired_part_ready_s": round(ready - repair, 2),
+            "recovery_auth_after_ready_s": None if first_allow_after_ready is None
+            else round(first_allow_after_ready - ready, 2),
             "acked_missing": sum(1 for t in missing.values() if start <= t <= end),
             "acked_deletes_not_revoked": sum(1 for t in resurrected.values() if start <= t <= end),
             "breaker": ("opened+closed" if closed else "opened") if opened else "not opened",
             "answers": len(inside),
+            "failed_answers": sum(1 for e in inside if e["status"] < 200 or e["status"] >= 500),
         }
         if name == "burst-during-storm":
             storm = load_jsonl(a.storm)
             def goodput(t0, t1):
                 n = sum(1 for s in storm if t0 <= s["t"] + s["d"] < t1 and s.get("result") == "allow")
                 return round(n / max(t1 - t0, 0.001), 1)
+            def refused(t0, t1):
+                answers = [s for s in storm if t0 <= s["t"] + s["d"] < t1]
+                return round(sum(1 for s in answers if s["status"] != 200) / max(len(answers), 1), 3)
             row["auth_goodput_without_burst"] = goodput(w["storm-start"] + 1, w["fault"])
             row["auth_goodput_with_burst"] = goodput(w["fault"], w["repair"])
+            row["auth_refused_share_without_burst"] = refused(w["storm-start"] + 1, w["fault"])
+            row["auth_refused_share_with_burst"] = refused(w["fault"], w["repair"])
+        if name.endswith("sigterm"):
+            row.update(shutdown_order(name, inside, readiness, start, end))
         table.append(row)
 
-    abuse = json.load(open(a.abuse)) if a.abuse and os.path.exists(a.abuse) else None
+    abuse_text = read_text(a.abuse)
+    abuse = json.loads(abuse_text) if abuse_text else None
     abuse_rows_written = None
     if abuse:
         abuse_rows_written = sum(1 for cid in abuse["fuzzed_bodies"].get("refused_ids", []) if cid in rows)
         abuse["fuzzed_bodies"]["rows_written_by_refused"] = abuse_rows_written
         abuse["fuzzed_bodies"].pop("refused_ids", None)
 
-    secrets = [s.strip() for s in open(a.secrets)] if a.secrets and os.path.exists(a.secrets) else []
+    secrets = [s.strip() for s in (read_text(a.secrets) or "").splitlines()]
     secrets = [s for s in secrets if len(s) >= 8]
     hits, files = {}, 0
     for root, _, names in os.walk(a.logs):
         for n in names:
             files += 1
             try:
-                text = open(os.path.join(root, n), "rb").read().decode("utf-8", "replace")
+                text = read_text(os.path.join(root, n[:-3] if n.endswith(".gz") else n)) or ""
             except OSError:
                 continue
             for i, s in enumerate(secrets):
@@ -129,7 +302,8 @@ def main():
         "secret_hit_places": sorted(hits),
         "elapsed_s": a.elapsed,
     }
-    summary = {"faults": table, "abuse": abuse, "total": total}
+    verdicts = judge(table, abuse, total, a)
+    summary = {"faults": table, "abuse": abuse, "total": total, "verdicts": verdicts}
     os.makedirs(a.out, exist_ok=True)
     json.dump(summary, open(os.path.join(a.out, "summary.json"), "w"), indent=1)
 
@@ -176,6 +350,10 @@ def main():
     kinds = sorted(set(k for r in table for k in r["unanswered_kinds"]))
     out.append("no answer = connection refused or reset; kinds seen: %s (a reset mid-answer would show as"
                " RemoteDisconnected/ConnectionResetError)" % (", ".join(kinds) or "none"))
+    for v in verdicts:
+        out.append("%s %s: %s" % ("PASS" if v["ok"] else "FAIL", v["promise"], v["detail"]))
+    broken = [v for v in verdicts if not v["ok"]]
+    out.append("verdict: %s" % ("every promise kept" if not broken else "%d promise(s) broken" % len(broken)))
     text = "\n".join(out)
     print(text)
     open(os.path.join(a.out, "table.md"), "w").write(text + "\n")
@@ -185,7 +363,8 @@ def main():
         "<tr>" + "".join("<th>%s</th>" % html.escape(h) for h in head) + "</tr>" + cells + "</table><pre>"
         + html.escape("\n".join(out[len(lines) + 1:])) + "</pre><h2>summary.json</h2><pre>"
         + html.escape(json.dumps(summary, indent=1)) + "</pre>")
+    return 1 if broken else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

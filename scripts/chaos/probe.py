@@ -10,13 +10,18 @@ import argparse, http.client, json, os, random, threading, time
 
 
 def post(conn_box, host, port, method, path, body, headers, timeout):
+    """One request; a failure's reason names the exception and the stage it happened in: "send" (connecting or
+    writing the request), "await" (no status line came back) or "body" (cut in the middle of an answer)."""
     start = time.time()
+    stage = "send"
     try:
         if conn_box[0] is None:
             conn_box[0] = http.client.HTTPConnection(host, port, timeout=timeout)
         conn = conn_box[0]
         conn.request(method, path, body=body, headers=headers)
+        stage = "await"
         resp = conn.getresponse()
+        stage = "body"
         data = resp.read()
         reason = ""
         if resp.status >= 400:
@@ -40,7 +45,7 @@ def post(conn_box, host, port, method, path, body, headers, timeout):
         if conn_box[0] is not None:
             conn_box[0].close()
         conn_box[0] = None
-        return start, time.time(), -1, type(e).__name__, ""
+        return start, time.time(), -1, "%s@%s" % (type(e).__name__, stage), ""
 
 
 def main():
@@ -93,7 +98,19 @@ def main():
                     break  # not stored (or not known to be): leave this id as it is
             time.sleep(args.interval)
 
-    threads = [threading.Thread(target=auth_worker, args=(n,), daemon=True) for n in range(args.auth_threads)]
+    def readiness(service, port):
+        """What a Kubernetes readiness probe would see, every 100 ms: when an instance stops being ready."""
+        box = [None]
+        while not os.path.exists(args.stop):
+            s, e, st, reason, _ = post(box, "127.0.0.1", port, "GET", "/q/health/ready", None, {}, 1)
+            record(w="ready", svc=service, t=s, d=e - s, status=st, reason=reason)
+            if box[0] is not None:
+                box[0].close(); box[0] = None
+            time.sleep(0.1)
+
+    threads = [threading.Thread(target=readiness, args=("auth", args.auth_port), daemon=True),
+               threading.Thread(target=readiness, args=("reg", args.reg_port), daemon=True)]
+    threads += [threading.Thread(target=auth_worker, args=(n,), daemon=True) for n in range(args.auth_threads)]
     threads += [threading.Thread(target=reg_worker, args=(n,), daemon=True) for n in range(args.reg_threads)]
     for t in threads:
         t.start()
