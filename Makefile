@@ -1,5 +1,5 @@
 # Device Identity Service. `make up` runs the local stack, `make test` runs every test against real
-# PostgreSQL + PgBouncer. See README.md.
+# PostgreSQL + PgBouncer. See README.md and docs/.
 SHELL := /bin/bash
 MVN ?= mvn -B
 
@@ -9,7 +9,7 @@ comma := ,
 space := $(subst ,, )
 
 ## up: PostgreSQL + PgBouncer + the services on loopback, migrated and seeded with demo devices. Builds only what
-## changed, restarts a running service whose jar or environment changed (README "Running it locally").
+## changed, restarts a running service whose jar or environment changed (docs/local.md).
 up:
 	scripts/stack.sh up
 
@@ -81,7 +81,7 @@ test-db-down:
 
 # --- Kubernetes (kind / minikube) --------------------------------------------------------------------------------
 # Needs docker, kind (or minikube: CLUSTER_TOOL=minikube), kubectl and helm; none of them is needed by `make test`,
-# which renders and checks the chart with embedded Helm (module helm/). See README "Kubernetes" and k8s/kind.sh.
+# which renders and checks the chart with embedded Helm (module helm/). See docs/kubernetes.md and k8s/kind.sh.
 .PHONY: images kind-up kind-down load storm
 
 ## images: build the auth-service, registration-service and loadtest images (tag = the chart's appVersion)

@@ -214,7 +214,7 @@ pgbouncer_refusals() {
     log "$pod: $refused clients refused (max_client_conn), $waited cut off by query_wait_timeout"
     total=$((total + refused + waited))
   done
-  ((total == 0)) || fail "PgBouncer refused $total clients: the pools no longer fit (README: the invariants table)"
+  ((total == 0)) || fail "PgBouncer refused $total clients: the pools no longer fit (docs/kubernetes.md: the invariants table)"
   log "PgBouncer refused no client"
 }
 

@@ -39,7 +39,7 @@ source "$ROOT/scripts/stack-layout.sh"
 : "${FAST_PATH_KEYS:=dev-1:ZGV2ZWxvcG1lbnQtb25seS1mYXN0LXBhdGgta2V5LW5vdC1hLXNlY3JldA==}"
 # Where the services query (PgBouncer) and migrate (PostgreSQL itself): the bundled ones unless EXTERNAL_DB=1.
 if [[ "$EXTERNAL_DB" == 1 ]]; then
-  : "${DB_HOST:?EXTERNAL_DB=1 needs DB_HOST (and DB_PORT, DB_PASSWORD, AUTH_DB_PASSWORD; see README \"Your own PostgreSQL\")}"
+  : "${DB_HOST:?EXTERNAL_DB=1 needs DB_HOST (and DB_PORT, DB_PASSWORD, AUTH_DB_PASSWORD; see docs/local.md, \"Your own PostgreSQL\")}"
   : "${DB_PORT:=5432}"
 else
   DB_HOST=127.0.0.1 DB_PORT=$PGBOUNCER_PORT DB_SCHEMA_HOST=127.0.0.1 DB_SCHEMA_PORT=$PG_PORT

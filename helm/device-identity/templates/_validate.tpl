@@ -10,7 +10,7 @@ fails with all of them at once (templates/validate.yaml). README "Kubernetes" li
 
 {{/* 0. An external database needs a password source: a generated one is a password that database does not know. */}}
 {{- if and (not $v.postgresql.enabled) (not $v.database.password) (not $v.database.existingSecret) -}}
-{{- $errors = append $errors "database: postgresql.enabled=false but neither database.existingSecret nor database.password is set: the chart would generate a random password that your PostgreSQL does not know. Create the role and database (README \"Your own PostgreSQL\"), put the role's password in a Secret (kubectl -n <namespace> create secret generic identity-db --from-literal=password=...) and set database.existingSecret=identity-db, or set database.password." -}}
+{{- $errors = append $errors "database: postgresql.enabled=false but neither database.existingSecret nor database.password is set: the chart would generate a random password that your PostgreSQL does not know. Create the role and database (docs/kubernetes.md, \"Your own PostgreSQL\"), put the role's password in a Secret (kubectl -n <namespace> create secret generic identity-db --from-literal=password=...) and set database.existingSecret=identity-db, or set database.password." -}}
 {{- end -}}
 
 {{/* 1. Timeouts: service deadline < worst-case answer time < EMQX request_timeout. */}}

@@ -56,7 +56,7 @@ public interface AuthConfig {
     }
 
     /**
-     * The verified-credential fast path (README "Security"): after a successful bcrypt check a verifier, an
+     * The verified-credential fast path (docs/security.md): after a successful bcrypt check a verifier, an
      * HMAC-SHA256 under a key that is not in the database, is stored with the credential; a later check with the same
      * credential and password matches it and is allowed without bcrypt.
      */

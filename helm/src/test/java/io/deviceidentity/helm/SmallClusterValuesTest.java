@@ -17,7 +17,7 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 
 /**
- * ci/small-cluster-values.yaml fits a 2-CPU minikube (README "minikube"): its CPU requests at the HPA minimum stay
+ * ci/small-cluster-values.yaml fits a 2-CPU minikube (docs/kubernetes.md, "minikube"): its CPU requests at the HPA minimum stay
  * below one CPU, and it pulls images (IfNotPresent), so loaded images and a registry both work.
  */
 class SmallClusterValuesTest {
@@ -31,7 +31,7 @@ class SmallClusterValuesTest {
         assertTrue(small < 1.0, () -> "CPU requests " + small + ": " + parts);
         double defaults = cpuRequests(Chart.render(), new ArrayList<>());
         assertTrue(defaults > 4, "the defaults (" + defaults + " CPUs) no longer need a large cluster;"
-                + " update the values file's comment and README \"minikube\"");
+                + " update the values file's comment and docs/kubernetes.md \"minikube\"");
     }
 
     /** CPU requests of every pod at the minimum replica count (an HPA's minReplicas where one manages it). */

@@ -29,7 +29,7 @@ public interface RegistrationConfig {
      * Shortest password accepted, in characters (Unicode code points); shorter ones get {@code 400 invalid_password}.
      * Default 1 (any non-empty password). auth-service's fast path makes a stolen database plus its verifier key an
      * HMAC-speed guessing target, which only long machine-generated passwords withstand: deployments that want to
-     * enforce that set e.g. 20 here (README "Security").
+     * enforce that set e.g. 20 here (docs/security.md).
      */
     @WithDefault("1")
     int minPasswordLength();

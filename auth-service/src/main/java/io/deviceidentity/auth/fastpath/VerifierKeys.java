@@ -10,7 +10,7 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The fast path's key set from configuration ({@code id:base64key,...}), and which one new verifiers are written
- * under. Several keys exist at once only during a rotation (README "Security"). Errors name the offending id or
+ * under. Several keys exist at once only during a rotation (docs/security.md). Errors name the offending id or
  * position, never a key.
  */
 public final class VerifierKeys {

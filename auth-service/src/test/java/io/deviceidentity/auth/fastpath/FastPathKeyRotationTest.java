@@ -20,7 +20,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 
 /**
- * A rotation in progress (README "Security", step 2): a new key "test-2" is current and the old "test-1" still
+ * A rotation in progress (docs/security.md, rotation step 2): a new key "test-2" is current and the old "test-1" still
  * known. A verifier under the old key is still honoured, without bcrypt, and re-written under the new one, so that
  * the old key can be removed once its verifiers are gone.
  */
