@@ -13,8 +13,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 
 /** The optional ServiceMonitors and the Grafana dashboard. */
 class ObservabilityTest {
@@ -26,13 +26,11 @@ class ObservabilityTest {
 
     @Test
     void serviceMonitorsScrapeQuarkusMetricsAndTheExporter() {
-        List<GenericKubernetesResource> monitors = Chart.render(Chart.set("metrics.serviceMonitor.enabled", true,
-                "pgbouncer.exporter.enabled", true)).resources().stream()
-                .filter(r -> r.getKind().equals("ServiceMonitor")).map(GenericKubernetesResource.class::cast).toList();
+        List<ServiceMonitor> monitors = Chart.render(Chart.set("metrics.serviceMonitor.enabled", true,
+                "pgbouncer.exporter.enabled", true)).all(ServiceMonitor.class);
         Map<String, String> pathByName = new java.util.TreeMap<>();
-        for (GenericKubernetesResource m : monitors) {
-            Map<String, Object> endpoint = m.<List<Map<String, Object>>>get("spec", "endpoints").get(0);
-            pathByName.put(m.getMetadata().getName(), (String) endpoint.get("path"));
+        for (ServiceMonitor m : monitors) {
+            pathByName.put(m.getMetadata().getName(), m.getSpec().getEndpoints().get(0).getPath());
         }
         assertEquals(Map.of(Chart.name("auth-service"), "/q/metrics", Chart.name("registration-service"), "/q/metrics",
                 Chart.name("pgbouncer"), "/metrics"), pathByName);
@@ -90,6 +88,22 @@ class ObservabilityTest {
                 }
             }
         }
+    }
+
+    @Test
+    void dashboardShowsEveryAdmissionAndFastPathMetricTheServicesExport() throws Exception {
+        String all = String.join("\n", exprByTitle(Chart.render(Chart.set("metrics.grafanaDashboard.enabled", true))).values());
+        for (String metric : List.of("identity_bcrypt_queue_wait_seconds", "identity_bcrypt_allowed_wait_seconds",
+                "identity_bcrypt_standing_queue", "identity_bcrypt_refused_total", "identity_bcrypt_wasted_total",
+                "identity_bcrypt_idle_threads", "identity_database_active", "identity_database_concurrency",
+                "identity_database_refused_total", "identity_database_queue_depth", "identity_database_queue_wait_seconds",
+                "identity_fastpath_enabled", "identity_fastpath_allows_total", "identity_fastpath_fallbacks_total",
+                "identity_fastpath_writes_total", "identity_fastpath_writes_dropped_total",
+                "identity_fastpath_write_queue_depth", "identity_bcrypt_joined_total", "identity_bcrypt_flights",
+                "ft_circuitbreaker_state_current", "http_server_requests_seconds_max")) {
+            assertTrue(all.contains(metric), metric + " is on no panel");
+        }
+        assertTrue(all.contains("by (stage)"), "bcrypt refusals by stage");
     }
 
     private static JsonNode dashboard(Chart.Rendered rendered) throws Exception {
