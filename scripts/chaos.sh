@@ -223,14 +223,18 @@ stop_all
 trap - EXIT
 secrets=("$TOKEN" "$FAST_PATH_KEY" "${FAST_PATH_KEY#*:}" "$DEVICE_PASSWORD" "$DB_PASSWORD" "$AUTH_DB_PASSWORD"
          chaos-registration-pw- new-device-password)
-printf '%s\n' "${secrets[@]}" >"$CHAOS_OUT/.secrets"
-cat "$CHAOS_OUT/.hashes" >>"$CHAOS_OUT/.secrets"; rm -f "$CHAOS_OUT/.hashes"
+# Kept beside the stack's other credentials (userlist.txt), out of target/, so that a run can be judged again and
+# recorded as the verdict's samples (build-checks/src/test/resources/chaos-samples/record.py).
+SECRETS=$RUN_DIR/chaos-secrets
+(umask 077; printf '%s\n' "${secrets[@]}" >"$SECRETS"; cat "$CHAOS_OUT/.hashes" >>"$SECRETS")
+rm -f "$CHAOS_OUT/.hashes"
+abuse_flag=()
+selected abuse || abuse_flag=(--no-abuse)
 # The verdict: analyse.py exits 1 when a promise is broken (each one printed as PASS or FAIL under the table).
 verdict=0
 python3 "$ROOT/scripts/chaos/analyse.py" --events "$EVENTS" --faults "$FAULTS" --abuse "$CHAOS_OUT/abuse.json" \
-  --storm "$CHAOS_OUT/storm.jsonl" --secrets "$CHAOS_OUT/.secrets" --logs "$LOG_DIR" --rows "$CHAOS_OUT/rows.txt" \
+  --storm "$CHAOS_OUT/storm.jsonl" --secrets "$SECRETS" --logs "$LOG_DIR" --rows "$CHAOS_OUT/rows.txt" \
   --duplicates "$CHAOS_OUT/duplicates.txt" --out "$CHAOS_OUT" --elapsed "$(( $(date +%s) - started ))" \
   --recovery-goal "$CHAOS_RECOVERY_GOAL" --memory-limit-mib "$CHAOS_MEMORY_LIMIT_MIB" \
-  --expected-faults "$(expected_faults)" $(selected abuse || echo --no-abuse) || verdict=$?
-rm -f "$CHAOS_OUT/.secrets"
+  --expected-faults "$(expected_faults)" "${abuse_flag[@]}" || verdict=$?
 exit "$verdict"

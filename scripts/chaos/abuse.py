@@ -326,6 +326,9 @@ def main():
     x.add_argument("--token"); x.add_argument("--corpus"); x.add_argument("--out"); x.add_argument("--idle", type=int, default=5000)
     x.add_argument("--auth-pid", type=int); x.add_argument("--reg-pid", type=int)
     a = ap.parse_args()
+    if os.environ.get("CHAOS_ARGS_ONLY"):  # ChaosArgumentsTest: chaos.sh's arguments, parsed and nothing else
+        print(json.dumps(vars(a)))
+        return
     {"hold-connections": hold_connections, "put-burst": put_burst, "login-storm": login_storm, "hostile": hostile}[a.cmd](a)
 
 

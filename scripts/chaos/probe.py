@@ -60,6 +60,9 @@ def main():
     ap.add_argument("--reg-threads", type=int, default=2)
     ap.add_argument("--interval", type=float, default=0.05)
     args = ap.parse_args()
+    if os.environ.get("CHAOS_ARGS_ONLY"):  # ChaosArgumentsTest: chaos.sh's arguments, parsed and nothing else
+        print(json.dumps(vars(args)))
+        return
     known = [line.split() for line in open(args.known) if line.strip()]
     out = open(args.out, "a", buffering=1)
     lock = threading.Lock()
