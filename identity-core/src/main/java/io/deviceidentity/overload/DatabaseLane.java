@@ -126,6 +126,38 @@ public class DatabaseLane {
                     refusal != null ? refusal : "every database thread is busy and no more may wait"));
         }
         inLane.incrementAndGet();
+        return execute(deadline, step, false);
+    }
+
+    /**
+     * Runs a bulk step (one batch of an import: tens of milliseconds where a request's step takes one) only when it
+     * leaves a thread free for the requests this lane exists for: admitted while fewer than {@code concurrency - 1}
+     * steps are in the lane (with a single thread, while it is idle), never queued, never counted as a refused
+     * request, and its duration is kept out of the step-time estimate that admits requests (one long batch would
+     * otherwise make every request's expected wait look long and refuse it). A refusal ({@code overload}) means
+     * "back off and try again"; it is nobody's answer.
+     */
+    public <T> CompletableFuture<T> runBulk(Step<T> step) {
+        int limit = Math.max(1, concurrency - 1);
+        for (int now = inLane.get(); ; now = inLane.get()) {
+            if (now >= limit) {
+                return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
+                        "the database threads are busy with requests"));
+            }
+            if (inLane.compareAndSet(now, now + 1)) {
+                break;
+            }
+        }
+        if (!permits.tryAcquire()) {
+            inLane.decrementAndGet();
+            return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
+                    "the database threads are busy with requests"));
+        }
+        return execute(null, step, true);
+    }
+
+    /** Runs an admitted step (its permit taken, counted in {@code inLane}); {@code deadline} null for bulk steps. */
+    private <T> CompletableFuture<T> execute(Deadline deadline, Step<T> step, boolean bulk) {
         long queuedAt = clock.getAsLong();
         CompletableFuture<T> result = new CompletableFuture<>();
         try {
@@ -136,13 +168,15 @@ public class DatabaseLane {
                 boolean ran = false;
                 try {
                     long waited = startedAt - queuedAt;
-                    queueWait.record(waited, TimeUnit.NANOSECONDS);
-                    if (waited > maxWaitNanos && maxWaitNanos > 0) {
-                        refused.increment();
-                        throw ServiceUnavailableException.overload("waited too long for a database thread");
+                    if (!bulk) {
+                        queueWait.record(waited, TimeUnit.NANOSECONDS);
+                        if (waited > maxWaitNanos && maxWaitNanos > 0) {
+                            refused.increment();
+                            throw ServiceUnavailableException.overload("waited too long for a database thread");
+                        }
+                        deadline.check();
                     }
-                    deadline.check();
-                    ran = true;
+                    ran = !bulk;
                     result.complete(step.run());
                 } catch (SQLException | RuntimeException failure) {
                     result.completeExceptionally(BackendFailures.classify(failure));
