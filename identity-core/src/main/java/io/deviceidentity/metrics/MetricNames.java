@@ -10,6 +10,8 @@ public final class MetricNames {
     public static final String AUTHN_OUTCOMES = "identity.authn.outcomes";
     public static final String AUTHZ_OUTCOMES = "identity.authz.outcomes";
     public static final String REGISTRATION_OUTCOMES = "identity.registration.outcomes";
+    /** Counter of bulk-imported rows, tagged {@link #TAG_RESULT}: imported, replaced, skipped, rejected. */
+    public static final String REGISTRATION_IMPORT_ROWS = "identity.registration.import.rows";
 
     public static final String BCRYPT_DURATION = "identity.bcrypt.duration";
     public static final String BCRYPT_QUEUE_DEPTH = "identity.bcrypt.queue.depth";

@@ -129,6 +129,41 @@ public class DatabaseLane {
         // Only a step that found every thread busy waits in the queue; one that found a thread free is not refused
         // for the time the scheduler took to start that thread (on a busy machine, tens of milliseconds).
         boolean queued = inLane.incrementAndGet() > concurrency;
+        return execute(deadline, step, queued, false);
+    }
+
+    /**
+     * Runs a bulk step (one batch of an import: tens of milliseconds where a request's step takes one) only when it
+     * leaves a thread free for the requests this lane exists for: admitted while fewer than {@code concurrency - 1}
+     * steps are in the lane (with a single thread, while it is idle), never queued, never counted as a refused
+     * request, and its duration is kept out of the step-time estimate that admits requests (one long batch would
+     * otherwise make every request's expected wait look long and refuse it). A refusal ({@code overload}) means
+     * "back off and try again"; it is nobody's answer.
+     */
+    public <T> CompletableFuture<T> runBulk(Step<T> step) {
+        int limit = Math.max(1, concurrency - 1);
+        for (int now = inLane.get(); ; now = inLane.get()) {
+            if (now >= limit) {
+                return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
+                        "the database threads are busy with requests"));
+            }
+            if (inLane.compareAndSet(now, now + 1)) {
+                break;
+            }
+        }
+        if (!permits.tryAcquire()) {
+            inLane.decrementAndGet();
+            return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
+                    "the database threads are busy with requests"));
+        }
+        return execute(null, step, false, true);
+    }
+
+    /**
+     * Runs an admitted step (its permit taken, counted in {@code inLane}); {@code deadline} null for bulk steps,
+     * {@code queued} when it found every thread busy (only then is its wait held to max-wait).
+     */
+    private <T> CompletableFuture<T> execute(Deadline deadline, Step<T> step, boolean queued, boolean bulk) {
         long queuedAt = clock.getAsLong();
         CompletableFuture<T> result = new CompletableFuture<>();
         try {
@@ -139,13 +174,15 @@ public class DatabaseLane {
                 boolean ran = false;
                 try {
                     long waited = startedAt - queuedAt;
-                    queueWait.record(waited, TimeUnit.NANOSECONDS);
-                    if (queued && waited > maxWaitNanos && maxWaitNanos > 0) {
-                        refused.increment();
-                        throw ServiceUnavailableException.overload("waited too long for a database thread");
+                    if (!bulk) {
+                        queueWait.record(waited, TimeUnit.NANOSECONDS);
+                        if (queued && waited > maxWaitNanos && maxWaitNanos > 0) {
+                            refused.increment();
+                            throw ServiceUnavailableException.overload("waited too long for a database thread");
+                        }
+                        deadline.check();
                     }
-                    deadline.check();
-                    ran = true;
+                    ran = !bulk;
                     result.complete(step.run());
                 } catch (SQLException | RuntimeException failure) {
                     result.completeExceptionally(BackendFailures.classify(failure));

@@ -166,6 +166,38 @@ class DatabaseLaneTest {
         return held;
     }
 
+    @Test
+    void aBulkStepNeverTakesTheLastFreeThreadAndIsNotCountedAsARefusedRequest() throws Exception {
+        CountDownLatch oneRunning = new CountDownLatch(1);
+        CompletableFuture<Boolean> request = lane.run(far(), () -> hold(oneRunning));
+        assertTrue(oneRunning.await(5, TimeUnit.SECONDS));
+        AtomicInteger ran = new AtomicInteger();
+
+        CompletableFuture<Integer> bulk = lane.runBulk(ran::incrementAndGet);
+
+        assertTrue(bulk.isCompletedExceptionally(), "one of two threads busy: the other stays free for requests");
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(bulk));
+        assertEquals(0.0, registry.get(MetricNames.DATABASE_REFUSED).counter().count());
+        CountDownLatch secondRunning = new CountDownLatch(1);
+        CompletableFuture<Boolean> another = lane.run(far(), () -> hold(secondRunning));
+        assertTrue(secondRunning.await(5, TimeUnit.SECONDS), "the free thread took a request");
+        release.countDown();
+        assertTrue(request.get(5, TimeUnit.SECONDS) && another.get(5, TimeUnit.SECONDS));
+        assertEquals(0, ran.get());
+    }
+
+    @Test
+    void aBulkStepRunsWhileAThreadStaysFreeAndRequestsStillGetThatThread() throws Exception {
+        CountDownLatch bulkRunning = new CountDownLatch(1);
+        CompletableFuture<Boolean> bulk = lane.runBulk(() -> hold(bulkRunning));
+        assertTrue(bulkRunning.await(5, TimeUnit.SECONDS));
+
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(lane.runBulk(() -> true)), "one bulk step at a time here");
+        assertEquals(7, lane.run(far(), () -> 7).get(5, TimeUnit.SECONDS));
+        release.countDown();
+        assertTrue(bulk.get(5, TimeUnit.SECONDS));
+    }
+
     private boolean hold(CountDownLatch running) {
         running.countDown();
         try {

@@ -3,8 +3,10 @@ package io.deviceidentity.registration;
 import java.util.List;
 
 import io.deviceidentity.credentials.Bcrypt;
+import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 
 /** registration-service settings beyond the shared overload control ({@code identity.overload.*}). */
 @ConfigMapping(prefix = "identity.registration")
@@ -33,4 +35,37 @@ public interface RegistrationConfig {
      */
     @WithDefault("1")
     int minPasswordLength();
+
+    /** The bulk import of existing bcrypt hashes ({@code POST /v1/device-imports}, docs/migration.md). */
+    @WithName("import")
+    Import imports();
+
+    interface Import {
+        /**
+         * Rows written per transaction: each batch is one statement on one pooled connection, committed before the
+         * next one is read, so an import never holds a transaction (or a PgBouncer server connection) for longer than
+         * one batch. 500 rows take a few tens of milliseconds. Default 500, at most 10000.
+         */
+        @WithDefault("500")
+        int batchSize();
+
+        /** Longest accepted line; a longer one is rejected (and skipped to its end, never buffered). Default 16K. */
+        @WithDefault("16K")
+        MemorySize maxLineSize();
+
+        /**
+         * Largest import body. Only the import is exempt from {@code quarkus.http.limits.max-body-size} (16 KiB for
+         * every other request); the body is read as a stream, so this bounds time, not memory. Default 4G (about 25
+         * million lines of 150 bytes).
+         */
+        @WithDefault("4G")
+        MemorySize maxBodySize();
+
+        /**
+         * Imports that may run at once; one more is refused {@code 429 import_in_progress}. Each running import
+         * takes at most one database thread at a time, and only one that leaves another free. Default 1.
+         */
+        @WithDefault("1")
+        int concurrency();
+    }
 }

@@ -26,11 +26,14 @@ import java.util.function.Supplier;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 
 import io.deviceidentity.auth.support.BcryptSaturation;
 import io.deviceidentity.credentials.Bcrypt;
 import io.deviceidentity.credentials.StoredVerifier;
 import io.deviceidentity.metrics.MetricNames;
+import io.deviceidentity.testsupport.ForeignBcryptHashes;
 import io.deviceidentity.overload.BcryptExecutor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -283,6 +286,33 @@ class FastPathTest {
         assertEquals(0.0, registry.get(MetricNames.FASTPATH_WRITE_QUEUE_DEPTH).gauge().value());
         assertEquals(1.0, registry.get(MetricNames.FASTPATH_ENABLED).gauge().value());
         assertFalse(registry.get(MetricNames.FASTPATH_WRITES_DROPPED).counters().isEmpty());
+    }
+
+    static final List<ForeignBcryptHashes.Vector> IMPORTED = ForeignBcryptHashes.ALL;
+
+    /**
+     * A device migrated with its existing hash (registration-service stores {@code password_hash} exactly as given,
+     * which is what the row here holds), made by another bcrypt implementation: its password is allowed by a cold
+     * bcrypt check, and then by the fast path, whose verifier binds the exact imported string. A wrong password is
+     * denied.
+     */
+    @ParameterizedTest(name = "{0}")
+    @FieldSource("IMPORTED")
+    void anImportedHashFromAnotherImplementationAllowsItsPasswordByBcryptAndThenByTheFastPath(
+            ForeignBcryptHashes.Vector vector) throws Exception {
+        String id = uniqueId("fast-imported");
+        String password = device(id).passwordHash(vector.hash(), vector.password()).store();
+        double hashes = hashes();
+
+        // Same length, last character changed: the 72-byte one may not grow.
+        String wrong = password.substring(0, password.length() - 1) + (password.endsWith("x") ? "y" : "x");
+        deniedAs("bad_password", () -> authn(id, wrong));
+        allowedAs("ok", () -> authn(id, password));
+        assertEquals(hashes + 2, hashes(), "both cold checks paid bcrypt");
+        awaitVerifierFor(id, password, vector.hash());
+        allowedAs("verified", () -> authn(id, password));
+        assertEquals(hashes + 2, hashes(), "the verified check paid none");
+        assertEquals(vector.hash(), passwordHash(id), "the imported string is untouched");
     }
 
     private static byte[] utf8(String text) {

@@ -57,6 +57,7 @@ public final class TestDevices {
         private boolean superuser;
         private String status = "active";
         private String aclJson;
+        private String hash;
 
         private Builder(String clientId) {
             this.clientId = clientId;
@@ -74,6 +75,16 @@ public final class TestDevices {
 
         public Builder username(String value) {
             this.username = value;
+            return this;
+        }
+
+        /**
+         * Stores this ready-made hash as it is, as registration-service stores a {@code password_hash} (PUT or
+         * import); {@code password} is what it was made from.
+         */
+        public Builder passwordHash(String bcryptHash, String password) {
+            this.hash = bcryptHash;
+            this.password = password;
             return this;
         }
 
@@ -95,7 +106,8 @@ public final class TestDevices {
         /** Stores the device and returns its password. */
         public String store() {
             // Hashing at cost 10+ is slow; devices that share a password and cost share one hash.
-            String hash = HASHES.computeIfAbsent(cost + ":" + password, key -> Bcrypt.hash(password, cost));
+            String hash = this.hash != null ? this.hash
+                    : HASHES.computeIfAbsent(cost + ":" + password, key -> Bcrypt.hash(password, cost));
             try (Connection connection = directConnection();
                     PreparedStatement insert = connection.prepareStatement("INSERT INTO device_credentials"
                             + " (client_id, username, password_hash, status, superuser, acl) VALUES (?, ?, ?, ?, ?, ?::jsonb)")) {

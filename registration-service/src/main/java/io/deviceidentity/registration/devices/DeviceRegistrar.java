@@ -21,6 +21,10 @@ import io.deviceidentity.registration.passwords.PasswordHasher;
  * cut short by the deadline, so an acknowledged write is in the database and a refused one is not. (The one
  * exception is the database committing and the connection breaking before its reply arrives: answered 503, yet
  * stored. PUT is idempotent, so the caller's retry makes that harmless.)
+ *
+ * <p>A request that brings its own bcrypt hash ({@code password_hash}, a device migrated from another broker's
+ * store) skips the hash and goes straight to the write: the minimum password length cannot be checked on a hash, and
+ * was the old system's to enforce.
  */
 @ApplicationScoped
 public class DeviceRegistrar {
@@ -40,6 +44,9 @@ public class DeviceRegistrar {
 
     public CompletionStage<DeviceStore.Saved> register(String clientId, RegistrationRequest request,
             Deadline deadline) {
+        if (request.passwordHash() != null) {
+            return database.run(deadline, () -> store.save(clientId, request, request.passwordHash()));
+        }
         String password = request.password();
         if (password.codePointCount(0, password.length()) < minPasswordLength) {
             throw InvalidRequestException.badRequest("invalid_password",

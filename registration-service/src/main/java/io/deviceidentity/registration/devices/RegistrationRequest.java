@@ -13,43 +13,97 @@ import io.deviceidentity.credentials.AclRule;
 import io.deviceidentity.credentials.PasswordPolicy;
 import io.deviceidentity.http.InvalidRequestException;
 import io.deviceidentity.http.JsonBodies;
+import io.deviceidentity.registration.passwords.BcryptHashFormat;
 
 /**
- * A validated {@code PUT /v1/devices/{clientId}} body: {@code password} (required), {@code username},
- * {@code superuser} and {@code acl} (optional). Everything that the database would refuse, or that auth-service
- * could not use, is refused here with a 400 before any hashing or writing, so bad input never costs a bcrypt, never
- * writes a row and never surfaces as a 5xx. Messages never echo the password.
+ * A validated {@code PUT /v1/devices/{clientId}} body: the credential, either {@code password} (hashed here) or
+ * {@code password_hash} (a bcrypt hash made elsewhere, stored as it is: the migration path), exactly one of them;
+ * and {@code username}, {@code superuser} and {@code acl} (optional). Everything that the database would refuse, or
+ * that auth-service could not use, is refused here with a 400 before any hashing or writing, so bad input never
+ * costs a bcrypt, never writes a row and never surfaces as a 5xx. Messages never echo the password or the hash.
+ *
+ * <p>Exactly one of {@code password} and {@code passwordHash} is non-null.
  */
-public record RegistrationRequest(String password, String username, boolean superuser, List<AclRule> acl) {
+public record RegistrationRequest(String password, String passwordHash, String username, boolean superuser,
+        List<AclRule> acl) {
 
     /** Column width of {@code device_credentials.username}. */
     static final int MAX_USERNAME_LENGTH = 256;
     /** Rules per device; EMQX evaluates them in order on every publish and subscribe. */
     static final int MAX_ACL_RULES = 100;
 
-    private static final Set<String> FIELDS = Set.of("password", "username", "superuser", "acl");
+    static final String PASSWORD = "password";
+    static final String PASSWORD_HASH = "password_hash";
+    private static final Set<String> FIELDS = Set.of(PASSWORD, PASSWORD_HASH, "username", "superuser", "acl");
+    private static final String ALLOWED = "password or password_hash, username, superuser, acl";
     private static final Set<String> RULE_FIELDS = Set.of("permission", "action", "topic", "qos", "retain");
     /** Longest caller-chosen field name quoted in a message. */
     private static final int MAX_SHOWN_NAME = 64;
 
     public static RegistrationRequest parse(ObjectMapper json, byte[] body) {
         ObjectNode object = JsonBodies.object(json, body);
-        refuseUnknownFields(object);
-        String password = JsonBodies.requiredString(object, "password");
+        refuseUnknownFields(object, FIELDS, ALLOWED);
+        boolean hasPassword = present(object, PASSWORD);
+        boolean hasHash = present(object, PASSWORD_HASH);
+        if (hasPassword && hasHash) {
+            // Which one should win is anybody's guess: a caller that sends both has a bug worth hearing about.
+            throw InvalidRequestException.badRequest("conflicting_fields",
+                    "fields 'password' and 'password_hash' exclude each other; give one of them");
+        }
+        if (hasHash) {
+            return withHash(object);
+        }
+        if (!hasPassword) {
+            throw InvalidRequestException.badRequest("missing_field",
+                    "field 'password' (or 'password_hash', a bcrypt hash) is required");
+        }
+        String password = JsonBodies.requiredString(object, PASSWORD);
         String passwordProblem = PasswordPolicy.problem(password);
         if (passwordProblem != null) {
             throw InvalidRequestException.badRequest("invalid_password", passwordProblem);
         }
-        return new RegistrationRequest(password, username(object), superuser(object), acl(object));
+        return new RegistrationRequest(password, null, username(object), superuser(object), acl(object));
     }
 
-    private static void refuseUnknownFields(ObjectNode object) {
+    /**
+     * The device part of one import line ({@code client_id} has been taken out by the importer): the same fields
+     * as PUT, except that the credential must be {@code password_hash}. A plain password is refused: hashing it
+     * would put one bcrypt per line on the import, and the import is for hashes that exist already.
+     */
+    public static RegistrationRequest parseImported(ObjectNode object, Set<String> fields, String allowed) {
+        if (object.has(PASSWORD)) {
+            throw InvalidRequestException.badRequest("unknown_field",
+                    "field 'password' is not imported: an import line carries 'password_hash' (register a device"
+                            + " with a plain password by PUT)");
+        }
+        refuseUnknownFields(object, fields, allowed);
+        if (!present(object, PASSWORD_HASH)) {
+            throw InvalidRequestException.badRequest("missing_field", "field 'password_hash' is required");
+        }
+        return withHash(object);
+    }
+
+    private static RegistrationRequest withHash(ObjectNode object) {
+        String hash = JsonBodies.requiredString(object, PASSWORD_HASH);
+        String hashProblem = BcryptHashFormat.problem(PASSWORD_HASH, hash);
+        if (hashProblem != null) {
+            throw InvalidRequestException.badRequest("invalid_password_hash", hashProblem);
+        }
+        return new RegistrationRequest(null, hash, username(object), superuser(object), acl(object));
+    }
+
+    private static boolean present(ObjectNode object, String field) {
+        JsonNode value = object.get(field);
+        return value != null && !value.isNull();
+    }
+
+    private static void refuseUnknownFields(ObjectNode object, Set<String> fields, String allowed) {
         for (Iterator<String> names = object.fieldNames(); names.hasNext(); ) {
             String name = names.next();
-            if (!FIELDS.contains(name)) {
+            if (!fields.contains(name)) {
                 // A misspelt optional field would otherwise be dropped silently and the device registered without it.
                 throw InvalidRequestException.badRequest("unknown_field",
-                        "unknown field '" + shown(name) + "'; allowed are password, username, superuser, acl");
+                        "unknown field '" + shown(name) + "'; allowed are " + allowed);
             }
         }
     }
@@ -169,7 +223,7 @@ public record RegistrationRequest(String password, String username, boolean supe
 
     @Override
     public String toString() {
-        return "RegistrationRequest[username=" + username + ", superuser=" + superuser + ", acl=" + acl.size()
-                + " rules]";
+        return "RegistrationRequest[" + (passwordHash != null ? "password_hash, " : "") + "username=" + username
+                + ", superuser=" + superuser + ", acl=" + acl.size() + " rules]";
     }
 }

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deviceidentity.credentials.AclRule;
 import io.deviceidentity.credentials.PasswordPolicy;
 import io.deviceidentity.http.InvalidRequestException;
+import io.deviceidentity.registration.passwords.BcryptHashFormat;
 
 /**
  * Any {@code PUT /v1/devices/{id}} body: a request that the database and auth-service can use (valid password,
@@ -23,12 +24,18 @@ class RegistrationRequestFuzzTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     static final Set<String> REASONS = Set.of("malformed_json", "duplicate_field", "missing_field", "invalid_field",
-            "unknown_field", "invalid_password", "invalid_acl");
+            "unknown_field", "invalid_password", "invalid_acl", "invalid_password_hash", "conflicting_fields");
 
     @FuzzTest(maxDuration = "30s")
     void registrationBody(byte[] body) {
         try {
             RegistrationRequest request = RegistrationRequest.parse(JSON, body);
+            assertTrue((request.password() == null) != (request.passwordHash() == null), "exactly one credential");
+            if (request.passwordHash() != null) {
+                assertNull(BcryptHashFormat.problem("password_hash", request.passwordHash()));
+                assertFalse(request.toString().contains(request.passwordHash()), "toString shows the hash");
+                return;
+            }
             assertNull(PasswordPolicy.problem(request.password()));
             assertFalse(TextRules.hasUnpairedSurrogate(request.password()));
             assertTrue(request.acl().size() <= RegistrationRequest.MAX_ACL_RULES);

@@ -1,0 +1,118 @@
+package io.deviceidentity.registration.imports;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.faulttolerance.Bulkhead;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.agroal.api.AgroalDataSource;
+import io.deviceidentity.credentials.CredentialRows;
+import io.deviceidentity.overload.DatabaseLimits;
+import io.deviceidentity.overload.PooledConnections;
+import io.deviceidentity.overload.ServiceUnavailableException;
+import io.smallrye.faulttolerance.api.CircuitBreakerName;
+import io.smallrye.faulttolerance.api.RateLimitException;
+
+/**
+ * Writes one import batch as one statement on one pooled connection (through PgBouncer, transaction pooling): the
+ * rows travel as five arrays that {@code unnest} turns back into rows, so a batch of any size is a single statement,
+ * run by PostgreSQL as its own transaction (autocommit), with no session state and no named prepared statement
+ * (the driver's {@code prepareThreshold=0}, as for every other statement here). A batch commits or fails whole; the
+ * next one starts only after it has.
+ */
+@ApplicationScoped
+public class ImportStore {
+
+    private static final String INSERT = "INSERT INTO device_credentials"
+            + " (client_id, username, password_hash, status, superuser, acl)"
+            + " SELECT client_id, username, password_hash, 'active', superuser, acl::jsonb"
+            + " FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::boolean[], ?::text[])"
+            + " AS batch(client_id, username, password_hash, superuser, acl)";
+
+    /** Existing devices are left exactly as they are: re-running an import changes nothing. */
+    private static final String SKIP_EXISTING = INSERT + " ON CONFLICT (client_id) DO NOTHING"
+            + " RETURNING true";
+
+    /**
+     * Existing active devices whose stored fields differ from the line's take the line's (and lose their fast-path
+     * verifier, as on PUT); identical ones are not touched, so a re-run still writes nothing. A revoked device is
+     * never re-activated by an import: revocation in this service wins over the old system's copy.
+     */
+    private static final String REPLACE_EXISTING = INSERT + " ON CONFLICT (client_id) DO UPDATE SET"
+            + " username = EXCLUDED.username, password_hash = EXCLUDED.password_hash, superuser = EXCLUDED.superuser,"
+            + " acl = EXCLUDED.acl, verifier_key_id = NULL, verifier = NULL, updated_at = now()"
+            + " WHERE device_credentials.status = 'active' AND (device_credentials.username,"
+            + " device_credentials.password_hash, device_credentials.superuser, device_credentials.acl)"
+            + " IS DISTINCT FROM (EXCLUDED.username, EXCLUDED.password_hash, EXCLUDED.superuser, EXCLUDED.acl)"
+            + " RETURNING (xmax = 0)";
+
+    private final AgroalDataSource dataSource;
+    private final CredentialRows rows;
+
+    public ImportStore(AgroalDataSource dataSource, ObjectMapper json) {
+        this.dataSource = dataSource;
+        this.rows = new CredentialRows(json);
+    }
+
+    /** What one batch did: every row is exactly one of these. */
+    public record Written(int imported, int replaced, int skipped) {
+    }
+
+    /** Rows of one batch must have distinct client ids (one statement cannot update a row twice). */
+    @Bulkhead(DatabaseLimits.BULKHEAD)
+    @Timeout(DatabaseLimits.TIMEOUT_MILLIS)
+    @CircuitBreakerName("import-store-write")
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
+            skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
+                    ServiceUnavailableException.class})
+    public Written write(List<ImportRow> batch, boolean replaceExisting) throws SQLException {
+        int size = batch.size();
+        String[] clientIds = new String[size];
+        String[] usernames = new String[size];
+        String[] hashes = new String[size];
+        Boolean[] superusers = new Boolean[size];
+        String[] acls = new String[size];
+        for (int i = 0; i < size; i++) {
+            ImportRow row = batch.get(i);
+            clientIds[i] = row.clientId();
+            usernames[i] = row.device().username();
+            hashes[i] = row.device().passwordHash();
+            superusers[i] = row.device().superuser();
+            acls[i] = rows.aclColumn(row.device().acl());
+        }
+        try (Connection connection = PooledConnections.take(dataSource);
+                PreparedStatement statement = connection.prepareStatement(
+                        replaceExisting ? REPLACE_EXISTING : SKIP_EXISTING)) {
+            Array[] arrays = {connection.createArrayOf("varchar", clientIds),
+                    connection.createArrayOf("varchar", usernames), connection.createArrayOf("varchar", hashes),
+                    connection.createArrayOf("bool", superusers), connection.createArrayOf("text", acls)};
+            for (int i = 0; i < arrays.length; i++) {
+                statement.setArray(i + 1, arrays[i]);
+            }
+            int imported = 0;
+            int replaced = 0;
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    if (result.getBoolean(1)) {
+                        imported++;
+                    } else {
+                        replaced++;
+                    }
+                }
+            }
+            return new Written(imported, replaced, size - imported - replaced);
+        }
+    }
+}
