@@ -12,12 +12,12 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvFromSource;
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 
 /**
  * Where the chart's rendering of a service disagrees with the manifest quarkus-kubernetes generated from the service's
@@ -187,12 +187,9 @@ final class ManifestAgreement {
                 .findFirst().orElse(null);
     }
 
-    @SuppressWarnings("unchecked")
     private static String metricsPath(List<HasMetadata> monitors, String name) {
         return monitors.stream().filter(m -> m.getMetadata().getName().equals(name))
-                .map(m -> (Map<String, Object>) ((GenericKubernetesResource) m).getAdditionalProperties().get("spec"))
-                .map(spec -> (List<Map<String, Object>>) spec.get("endpoints"))
-                .map(endpoints -> (String) endpoints.get(0).get("path")).findFirst().orElse(null);
+                .map(m -> ((ServiceMonitor) m).getSpec().getEndpoints().get(0).getPath()).findFirst().orElse(null);
     }
 
     private static String repository(String image) {
