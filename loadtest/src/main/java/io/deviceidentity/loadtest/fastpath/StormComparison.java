@@ -122,7 +122,7 @@ public final class StormComparison {
             JsonNode steady = run.path("steady_state");
             boolean closed = closedLoop(run);
             String model = closed ? "closed " + settings.path("closed_loop_users").asInt() + " users"
-                    : "open " + fmt(settings.path("rate").asDouble()) + "/s";
+                    : "open " + fmt(arrivalRate(run)) + "/s";
             model += ", " + settings.path("pool_size").asInt() + "x" + settings.path("pipelining").asInt();
             double allows = goodput(run);
             JsonNode latency = steady.path("latency_allow");
@@ -154,13 +154,21 @@ public final class StormComparison {
     /** Open-model runs, by arrival rate. */
     private List<Map.Entry<String, JsonNode>> openSteps() {
         return known.entrySet().stream().filter(e -> !closedLoop(e.getValue()))
-                .sorted((a, b) -> Double.compare(a.getValue().path("settings").path("rate").asDouble(),
-                        b.getValue().path("settings").path("rate").asDouble()))
+                .sorted((a, b) -> Double.compare(arrivalRate(a.getValue()), arrivalRate(b.getValue())))
                 .toList();
     }
 
     private static boolean sustained(JsonNode run) {
-        return goodput(run) >= SUSTAINED * run.path("settings").path("rate").asDouble();
+        return goodput(run) >= SUSTAINED * arrivalRate(run);
+    }
+
+    /**
+     * The arrival rate an open step is judged at: its step rate when it steps (the bench warms the load generator at
+     * a lower rate first and counts from the step on), else its one rate.
+     */
+    static double arrivalRate(JsonNode run) {
+        JsonNode settings = run.path("settings");
+        return settings.has("step_rate") ? settings.path("step_rate").asDouble() : settings.path("rate").asDouble();
     }
 
     private static Double p99(JsonNode run) {
@@ -216,7 +224,7 @@ public final class StormComparison {
                 Double p99 = p99(step.getValue());
                 all &= p99 != null && p99 <= P99_GOAL_MS;
                 measured.append(measured.length() == 0 ? "" : ", ")
-                        .append(fmt(step.getValue().path("settings").path("rate").asDouble())).append("/s: ")
+                        .append(fmt(arrivalRate(step.getValue()))).append("/s: ")
                         .append(p99 == null ? "-" : fmt(p99)).append(" ms");
             }
             goals.add(new Goal("p99 allow, every open step", "<= 20 ms", measured.toString(), all));

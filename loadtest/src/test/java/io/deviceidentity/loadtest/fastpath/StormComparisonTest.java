@@ -103,6 +103,25 @@ class StormComparisonTest {
     }
 
     @Test
+    void aStepThatWarmsTheGeneratorFirstIsJudgedAtTheRateItStepsTo() throws Exception {
+        // The bench sends a quarter of the rate before the counted window, then steps to the rate.
+        JsonNode warmedUp = json("""
+                {"settings": {"model": "open", "rate": 250, "step_at": "5s", "step_rate": 1000, "pool_size": 64,
+                   "pipelining": 1},
+                 "steady_state": {"goodput": 600, "offered_rate": 1000, "outcomes": {"200 allow": 100, "timeout": 0},
+                   "latency_allow": {"count": 100, "p50_ms": 1.5, "p99_ms": 9}},
+                 "whole_run": {"max_generator_lag_ms": 3}}""");
+        Map<String, JsonNode> runs = new LinkedHashMap<>();
+        runs.put("known-closed-16", closed(16, 2000, 40));
+        runs.put("known-open-1000", warmedUp);
+        StormComparison storms = known(runs, List.of(SIMPLE));
+
+        assertEquals("open 1000/s, 64x1", storms.knownRows().get(2).get(1));
+        assertTrue(Double.isNaN(storms.throughputWithinP99()),
+                "600 allows/s at 1000 arrivals/s did not keep up, whatever the warm-up rate was");
+    }
+
+    @Test
     void theMixedStormJudgesTheKnownFirstAttemptsAndTheColdGoodput() throws Exception {
         Map<String, JsonNode> runs = new LinkedHashMap<>();
         runs.put("mixed-8x", mixed(104, 4700, 4700, 10.6, 10.2));
