@@ -50,6 +50,12 @@ def fmt(x):
     return "-" if x is None else ("%.1f s" % x if isinstance(x, float) else str(x))
 
 
+def answered_after(events, since, matches):
+    """Seconds from `since` to the end of the first answer sent at or after it that `matches`; None if none did."""
+    done = next((e["t"] + e["d"] for e in events if e["t"] >= since and matches(e)), None)
+    return None if done is None else round(done - since, 2)
+
+
 def shutdown_order(name, inside, readiness, start, end):
     """For a SIGTERM: when readiness turned false, and what happened to requests sent before and after that.
 
@@ -228,15 +234,9 @@ def main():
         reasons = sorted(set(e["reason"].replace("+circuit_open", "") for e in inside if e["status"] == 503))
         unanswered = sum(1 for e in inside if e["status"] < 0)
         unanswered_kinds = sorted(set(e["reason"] for e in inside if e["status"] < 0))
-        # Detection: the first 503; for a killed service process, the first refused connection.
-        first503 = next((e["t"] + e["d"] for e in inside if e["status"] == 503
-                         or (name.endswith(("sigkill", "sigterm")) and e["status"] < 0)), None)
-        first_allow = next((e["t"] + e["d"] for e in inside if e["w"] == "auth" and e["t"] >= repair
-                            and e.get("result") == "allow"), None)
-        first_allow_after_ready = next((e["t"] + e["d"] for e in inside if e["w"] == "auth" and e["t"] >= ready
-                                        and e.get("result") == "allow"), None)
-        first_reg = next((e["t"] + e["d"] for e in inside if e["w"] == "reg" and e["t"] >= repair
-                          and 200 <= e["status"] < 300), None)
+        killed = name.endswith(("sigkill", "sigterm"))
+        allowed = lambda e: e["w"] == "auth" and e.get("result") == "allow"
+        acknowledged = lambda e: e["w"] == "reg" and 200 <= e["status"] < 300
         opened = [e["t"] for e in inside if "+circuit_open" in e["reason"]]
         closed = bool(opened) and any(200 <= e["status"] < 300 and e["t"] > max(opened) for e in inside)
         row = {
@@ -245,12 +245,12 @@ def main():
             "reasons_503": reasons,
             "unanswered": unanswered,
             "unanswered_kinds": unanswered_kinds,
-            "detection_s": None if first503 is None else round(first503 - start, 2),
-            "recovery_auth_s": None if first_allow is None else round(first_allow - repair, 2),
-            "recovery_registration_s": None if first_reg is None else round(first_reg - repair, 2),
+            # Detection: the first 503; for a killed service process, the first refused connection.
+            "detection_s": answered_after(inside, start, lambda e: e["status"] == 503 or (killed and e["status"] < 0)),
+            "recovery_auth_s": answered_after(inside, repair, allowed),
+            "recovery_registration_s": answered_after(inside, repair, acknowledged),
             "repaired_part_ready_s": round(ready - repair, 2),
-            "recovery_auth_after_ready_s": None if first_allow_after_ready is None
-            else round(first_allow_after_ready - ready, 2),
+            "recovery_auth_after_ready_s": answered_after(inside, ready, allowed),
             "acked_missing": sum(1 for t in missing.values() if start <= t <= end),
             "acked_deletes_not_revoked": sum(1 for t in resurrected.values() if start <= t <= end),
             "breaker": ("opened+closed" if closed else "opened") if opened else "not opened",
@@ -285,10 +285,11 @@ def main():
     secrets = [s for s in secrets if len(s) >= 8]
     hits, files = {}, 0
     for root, _, names in os.walk(a.logs):
-        for n in names:
+        # A log and its compressed twin are one file (read_text takes whichever is there).
+        for n in sorted({n[:-3] if n.endswith(".gz") else n for n in names}):
             files += 1
             try:
-                text = read_text(os.path.join(root, n[:-3] if n.endswith(".gz") else n)) or ""
+                text = read_text(os.path.join(root, n)) or ""
             except OSError:
                 continue
             for i, s in enumerate(secrets):
