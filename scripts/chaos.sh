@@ -113,40 +113,15 @@ start_registration
 start_auth
 
 log "registering $CHAOS_DEVICES known devices"
-python3 - "$REGISTRATION_PORT" "$TOKEN" "$CHAOS_DEVICES" "$DEVICE_PASSWORD" >"$CHAOS_OUT/known.txt" <<'PY'
-import http.client, json, sys
-port, token, n, pw = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
-c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-for i in range(n):
-    cid = "chaos-known-%d" % i
-    c.request("PUT", "/v1/devices/" + cid, body=json.dumps({"password": pw}),
-              headers={"Content-Type": "application/json", "Authorization": "Bearer " + token})
-    r = c.getresponse(); r.read()
-    if r.status // 100 == 2:
-        print(cid, pw)
-PY
+python3 "$ROOT/scripts/chaos/abuse.py" register-known --port "$REGISTRATION_PORT" --token "$TOKEN" \
+  --count "$CHAOS_DEVICES" --password "$DEVICE_PASSWORD" >"$CHAOS_OUT/known.txt" 2>>"$LOG_DIR/abuse.log"
 [[ -s "$CHAOS_OUT/known.txt" ]] || die "no known device could be registered"
 
 # Known devices are ones that have connected before: each logs in once (a bcrypt each, two at a time) so that its
 # verifier is stored and the load below reconnects them as a storm would, on the fast path.
 log "known devices log in once"
-python3 - "$AUTH_PORT" "$CHAOS_OUT/known.txt" <<'PY' || die "the known devices' first login failed"
-import http.client, json, sys, threading
-port, known = int(sys.argv[1]), [l.split() for l in open(sys.argv[2]) if l.strip()]
-allowed = []
-def login(part):
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    for cid, pw in part:
-        for _ in range(20):  # 503 while the other half is hashing: retry, as a device would
-            c.request("POST", "/mqtt/authn", body=json.dumps({"clientid": cid, "username": "", "password": pw,
-                      "peerhost": "127.0.0.1"}), headers={"Content-Type": "application/json"})
-            r = c.getresponse(); body = r.read()
-            if r.status == 200:
-                allowed.append(json.loads(body).get("result") == "allow"); break
-threads = [threading.Thread(target=login, args=(known[i::2],)) for i in range(2)]
-[t.start() for t in threads]; [t.join() for t in threads]
-sys.exit(0 if len(allowed) == len(known) and all(allowed) else 1)
-PY
+python3 "$ROOT/scripts/chaos/abuse.py" login-known --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" \
+  2>>"$LOG_DIR/abuse.log" || die "the known devices' first login failed"
 
 python3 "$ROOT/scripts/chaos/probe.py" --auth-port "$AUTH_PORT" --reg-port "$REGISTRATION_PORT" --token "$TOKEN" \
   --known "$CHAOS_OUT/known.txt" --out "$EVENTS" --stop "$CHAOS_OUT/stop" 2>"$LOG_DIR/probe.log" &

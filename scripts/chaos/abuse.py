@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Hostile clients and bursts for `make chaos` (standard library only).
 
+register-known    registers the known devices (PUT), printing "clientid password" for each one acknowledged
+login-known       each known device logs in once (a bcrypt each, two at a time), so that its verifier is stored;
+                  exits 1 unless every one was allowed
 hold-connections  another client takes PgBouncer's max_client_conn (TCP connections, held open) for a while
 put-burst         hundreds of concurrent PUTs (each a bcrypt) against registration-service, every answer recorded
 login-storm       as many authn requests for known devices as a pool of callers can send, goodput per second
@@ -33,6 +36,38 @@ def request(port, method, path, body=None, headers=None, timeout=10):
         return start, time.time(), r.status, reason, data
     except Exception as e:
         return start, time.time(), -1, type(e).__name__, b""
+
+
+def register_known(a):
+    c = http.client.HTTPConnection("127.0.0.1", a.port, timeout=30)
+    for i in range(a.count):
+        cid = "chaos-known-%d" % i
+        c.request("PUT", "/v1/devices/" + cid, body=json.dumps({"password": a.password}),
+                  headers={"Content-Type": "application/json", "Authorization": "Bearer " + a.token})
+        r = c.getresponse(); r.read()
+        if r.status // 100 == 2:
+            print(cid, a.password)
+
+
+def login_known(a):
+    known = [line.split() for line in open(a.known) if line.strip()]
+    allowed = []
+
+    def login(part):
+        c = http.client.HTTPConnection("127.0.0.1", a.port, timeout=30)
+        for cid, pw in part:
+            for _ in range(20):  # 503 while the other half is hashing: retry, as a device would
+                c.request("POST", "/mqtt/authn", body=json.dumps({"clientid": cid, "username": "", "password": pw,
+                          "peerhost": "127.0.0.1"}), headers={"Content-Type": "application/json"})
+                r = c.getresponse(); body = r.read()
+                if r.status == 200:
+                    allowed.append(json.loads(body).get("result") == "allow")
+                    break
+
+    threads = [threading.Thread(target=login, args=(known[i::2],)) for i in range(2)]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    sys.exit(0 if len(allowed) == len(known) and all(allowed) else 1)
 
 
 def hold_connections(a):
@@ -315,6 +350,9 @@ def hostile(a):
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("register-known"); r.add_argument("--port", type=int); r.add_argument("--token")
+    r.add_argument("--count", type=int); r.add_argument("--password")
+    k = sub.add_parser("login-known"); k.add_argument("--port", type=int); k.add_argument("--known")
     h = sub.add_parser("hold-connections"); h.add_argument("--port", type=int); h.add_argument("--count", type=int)
     h.add_argument("--seconds", type=float); h.add_argument("--mark"); h.add_argument("--name")
     b = sub.add_parser("put-burst"); b.add_argument("--port", type=int); b.add_argument("--token")
@@ -329,7 +367,8 @@ def main():
     if os.environ.get("CHAOS_ARGS_ONLY"):  # ChaosArgumentsTest: chaos.sh's arguments, parsed and nothing else
         print(json.dumps(vars(a)))
         return
-    {"hold-connections": hold_connections, "put-burst": put_burst, "login-storm": login_storm, "hostile": hostile}[a.cmd](a)
+    {"register-known": register_known, "login-known": login_known, "hold-connections": hold_connections,
+     "put-burst": put_burst, "login-storm": login_storm, "hostile": hostile}[a.cmd](a)
 
 
 if __name__ == "__main__":

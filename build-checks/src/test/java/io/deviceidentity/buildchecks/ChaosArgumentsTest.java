@@ -55,8 +55,8 @@ class ChaosArgumentsTest {
         for (Call call : calls()) {
             called.add(call.script() + (call.script().equals("abuse.py") ? " " + call.args().get(0) : ""));
         }
-        assertEquals(Set.of("abuse.py hold-connections", "abuse.py hostile", "abuse.py login-storm", "abuse.py put-burst",
-                "analyse.py", "probe.py"), called);
+        assertEquals(Set.of("abuse.py register-known", "abuse.py login-known", "abuse.py hold-connections",
+                "abuse.py hostile", "abuse.py login-storm", "abuse.py put-burst", "analyse.py", "probe.py"), called);
     }
 
     @TestFactory
