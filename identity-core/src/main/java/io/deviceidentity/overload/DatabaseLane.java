@@ -129,7 +129,7 @@ public class DatabaseLane {
         // Only a step that found every thread busy waits in the queue; one that found a thread free is not refused
         // for the time the scheduler took to start that thread (on a busy machine, tens of milliseconds).
         boolean queued = inLane.incrementAndGet() > concurrency;
-        return execute(deadline, step, queued, false);
+        return execute(deadline, step, queued);
     }
 
     /**
@@ -156,14 +156,15 @@ public class DatabaseLane {
             return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
                     "the database threads are busy with requests"));
         }
-        return execute(null, step, false, true);
+        return execute(null, step, false);
     }
 
     /**
-     * Runs an admitted step (its permit taken, counted in {@code inLane}); {@code deadline} null for bulk steps,
+     * Runs an admitted step (its permit taken, counted in {@code inLane}); {@code deadline} null for a bulk step,
      * {@code queued} when it found every thread busy (only then is its wait held to max-wait).
      */
-    private <T> CompletableFuture<T> execute(Deadline deadline, Step<T> step, boolean queued, boolean bulk) {
+    private <T> CompletableFuture<T> execute(Deadline deadline, Step<T> step, boolean queued) {
+        boolean bulk = deadline == null;
         long queuedAt = clock.getAsLong();
         CompletableFuture<T> result = new CompletableFuture<>();
         try {
