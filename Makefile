@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 MVN ?= mvn -B
 
-.PHONY: up restart down status test test-db-up test-db-down native-sources native native-test
+.PHONY: up restart down status install-deps test test-busy test-db-up test-db-down native-sources native native-test
 
 comma := ,
 space := $(subst ,, )
@@ -25,6 +25,12 @@ down:
 status:
 	scripts/stack.sh status
 
+## install-deps: install what `make test` and `make test-busy` need beyond a JDK and Maven (PostgreSQL, PgBouncer,
+## Mosquitto, jq, stress-ng, ...), only what is missing: as root, else through `sudo -n`, else it names the command
+## to run. The one install entry point; .ci/run and ci.yml call it (scripts/install.sh).
+install-deps:
+	scripts/install.sh
+
 # The test stack has its own ports so that `make test` never touches what `make up` runs.
 TEST_PG_PORT ?= 55433
 TEST_PGBOUNCER_PORT ?= 56433
@@ -36,6 +42,11 @@ test:
 	$(TEST_STACK) db-up test
 	$(MVN) verify -Dtest.pg.port=$(TEST_PG_PORT) -Dtest.pgbouncer.port=$(TEST_PGBOUNCER_PORT)
 	$(MAKE) --no-print-directory native-sources
+
+## test-busy: the identity-core and auth-service suites while stress-ng keeps every core busy: no verdict may depend
+## on a quiet machine. stress-ng is stopped afterwards, also when a test fails (scripts/test-busy.sh)
+test-busy:
+	TEST_PG_PORT=$(TEST_PG_PORT) TEST_PGBOUNCER_PORT=$(TEST_PGBOUNCER_PORT) MVN="$(MVN)" scripts/test-busy.sh
 
 # The Quarkus services among the root pom's modules (registration-service is picked up once it is listed there).
 SERVICES := $(filter auth-service registration-service,$(shell sed -n 's:.*<module>\(.*\)</module>.*:\1:p' pom.xml))

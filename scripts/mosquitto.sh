@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Mosquitto (Debian's package) for the qos2-probe tests: a throw-away broker on one loopback port.
 #
-#   scripts/mosquitto.sh install                          apt-get install mosquitto when it is missing (as root)
+#   scripts/mosquitto.sh install                          apt-get install mosquitto when it is missing (as root,
+#                                                         else through sudo -n, else names the command to run)
 #   scripts/mosquitto.sh start DIR PORT on|off [AUTH]     write DIR/mosquitto.conf and start, persistence on or off;
 #                                                         AUTH=auth uses DIR/passwd and DIR/acl (no anonymous)
 #   scripts/mosquitto.sh stop DIR                         SIGTERM (Mosquitto saves its persistence file then), wait
@@ -10,6 +11,8 @@
 # finds the saved sessions and one with "off" starts empty. Run as root, Mosquitto drops to the mosquitto user
 # (the package creates it), so DIR is handed to that user.
 set -euo pipefail
+# shellcheck source=packages.sh
+source "$(dirname "${BASH_SOURCE[0]}")/packages.sh"
 
 log() { printf '[mosquitto] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -17,10 +20,7 @@ is_root() { [[ $(id -u) == 0 ]]; }
 
 install() {
   command -v mosquitto >/dev/null 2>&1 && return 0
-  is_root || die "mosquitto is missing: run 'sudo apt-get install -y mosquitto' (or this as root)"
-  log "installing mosquitto"
-  apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto >/dev/null
+  install_packages "[mosquitto]" mosquitto || exit 1
 }
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -93,5 +93,5 @@ case "${1:-}" in
   install) install ;;
   start) [[ $# -ge 4 ]] || die "usage: $0 start DIR PORT on|off [auth]"; start "$2" "$3" "$4" "${5:-}" ;;
   stop) [[ $# -ge 2 ]] || die "usage: $0 stop DIR"; stop "$2" ;;
-  *) sed -n '2,10p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,12p' "$0" >&2; exit 2 ;;
 esac

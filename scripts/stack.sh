@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The local stack: PostgreSQL and PgBouncer on loopback, and the services on top of them.
 #
-#   scripts/stack.sh install                 install what is missing (PgBouncer, PostgreSQL server) with apt-get
+#   scripts/stack.sh install                 install what is missing (PgBouncer, PostgreSQL server and client) with
+#                                            apt-get: as root, else through sudo -n, else names the command to run
 #   scripts/stack.sh db-up [dev|test]        start PostgreSQL + PgBouncer, create the role and database
 #   scripts/stack.sh db-down [dev|test]      stop them
 #   scripts/stack.sh pgbouncer-stop|pgbouncer-start [dev|test]
@@ -30,6 +31,8 @@ PROFILE=${2:-dev}
 
 # shellcheck source=stack-layout.sh
 source "$ROOT/scripts/stack-layout.sh"
+# shellcheck source=packages.sh
+source "$ROOT/scripts/packages.sh"
 : "${AUTH_PORT:=8081}" "${REGISTRATION_PORT:=8082}" "${DEMO_DEVICES:=100}" "${BIND_HOST:=127.0.0.1}"
 : "${DB_NAME:=identity}" "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}" "${EXTERNAL_DB:=0}"
 # auth-service's own role (reads credentials, writes fast-path verifiers; the V2 migration grants exactly that).
@@ -76,10 +79,7 @@ install() {
   [[ -n "$PG_BIN" && -x "$PG_BIN/postgres" ]] || missing+=(postgresql)
   command -v psql >/dev/null 2>&1 || missing+=(postgresql-client)
   if ((${#missing[@]})); then
-    is_root || die "missing ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}' (or this as root)"
-    log "installing ${missing[*]}"
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    install_packages "[stack:$PROFILE]" "${missing[@]}" || exit 1
     # Debian starts a system PgBouncer on 6432 and a cluster on 5432; ours run on their own ports beside them.
     PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
   fi
@@ -436,5 +436,5 @@ case "$COMMAND" in
   restart) restart ;;
   down) down ;;
   status) status ;;
-  *) sed -n '2,24p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,25p' "$0" >&2; exit 2 ;;
 esac

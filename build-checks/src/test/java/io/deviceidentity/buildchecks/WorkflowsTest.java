@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -64,6 +65,43 @@ class WorkflowsTest {
                 .filter(step -> step.path("uses").asText().startsWith("actions/setup-java@")).findFirst().orElseThrow();
         assertEquals("17", java.path("with").path("java-version").asText());
         assertEquals("maven", java.path("with").path("cache").asText());
+    }
+
+    /** The project's one install entry point (scripts/install.sh; InstallScriptsTest runs its logic). */
+    static final String INSTALL_ENTRY_POINT = "make install-deps";
+
+    /**
+     * ci.yml (GitHub, not root) and .ci/run (this workplace's CI, root) install through the same entry point, before
+     * `make test`, and neither installs anything on its own: a package added to one path only would be missing on the
+     * other, which is how ci.yml came to lack Mosquitto.
+     */
+    @Test
+    void ciYmlAndCiRunInstallThroughTheSameEntryPointBeforeMakeTest() {
+        List<String> workflow = Repo.runScripts(Repo.yaml(".github/workflows/ci.yml")).stream().map(String::strip).toList();
+        List<String> ciRun = Repo.read(".ci/run").lines().map(String::strip)
+                .filter(line -> !line.isEmpty() && !line.startsWith("#")).toList();
+        for (var commands : Map.of(".github/workflows/ci.yml", workflow, ".ci/run", ciRun).entrySet()) {
+            List<String> lines = commands.getValue();
+            int install = lines.indexOf(INSTALL_ENTRY_POINT);
+            assertTrue(install >= 0 && install < lines.indexOf("make test"),
+                    commands.getKey() + " must run `" + INSTALL_ENTRY_POINT + "` before `make test`: " + lines);
+            for (String line : lines) {
+                assertFalse(Pattern.compile("(^|[\\s;&|(])(apt-get|apt|sudo|dpkg)\\s|\\.sh install\\b").matcher(line).find(),
+                        commands.getKey() + " installs outside the entry point: " + line);
+            }
+        }
+        assertEquals(List.of("\tscripts/install.sh"), recipe("install-deps"));
+        String install = Repo.read("scripts/install.sh");
+        assertTrue(install.contains("\"$ROOT/scripts/stack.sh\" install") && install.contains("\"$ROOT/scripts/mosquitto.sh\" install")
+                && install.contains("stress-ng"), "scripts/install.sh must install the test stack, Mosquitto and stress-ng");
+    }
+
+    /** The suites again while stress-ng keeps every core busy, after `make test` (scripts/test-busy.sh). */
+    @Test
+    void ciRunsTheSuitesOnASaturatedMachineAfterMakeTest() {
+        List<String> workflow = Repo.runScripts(Repo.yaml(".github/workflows/ci.yml")).stream().map(String::strip).toList();
+        assertTrue(workflow.indexOf("make test-busy") > workflow.indexOf("make test"), workflow.toString());
+        assertTrue(recipe("test-busy").stream().anyMatch(line -> line.contains("scripts/test-busy.sh")), recipe("test-busy").toString());
     }
 
     @Test
@@ -167,7 +205,7 @@ class WorkflowsTest {
                         "`" + line.strip() + "`: " + matcher.group(1) + " has no subcommand " + matcher.group(2) + " " + subcommands);
             }
         }
-        assertTrue(checked.contains("k8s/kind.sh up") && checked.contains("scripts/stack.sh install"), checked.toString());
+        assertTrue(checked.contains("k8s/kind.sh up") && checked.contains("scripts/stack.sh db-up"), checked.toString());
     }
 
     /** The recipe lines of a Makefile target ($(TEST_STACK) expanded to the script it names). */
