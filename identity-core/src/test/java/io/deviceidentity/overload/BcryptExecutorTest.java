@@ -185,7 +185,9 @@ class BcryptExecutorTest {
         occupyTheThread();
         AtomicInteger hashed = new AtomicInteger();
 
-        CompletableFuture<Integer> late = executor.submit(Deadline.after(System.nanoTime(), Duration.ofMillis(300)),
+        // Admission needs 160 ms of the deadline left (the running hash and this one, 80 ms each, estimated): a
+        // second leaves a busy machine's scheduler 840 ms between these two lines before the test would misjudge.
+        CompletableFuture<Integer> late = executor.submit(Deadline.after(System.nanoTime(), Duration.ofSeconds(1)),
                 hashed::incrementAndGet);
 
         assertEquals(UnavailableReason.DEADLINE, reasonOf(late));

@@ -26,6 +26,11 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
                 // One bcrypt thread and a short queue make overload reachable from outside on any runner size.
                 "identity.overload.bcrypt.concurrency", "1",
                 "identity.overload.bcrypt.queue", "8",
+                // As the test profile: no wait limit a busy machine's scheduler alone could reach, and hashes at
+                // normal priority, which SCHED_IDLE would starve beside any other busy process (application.properties).
+                "identity.overload.bcrypt.max-wait", "30s",
+                "identity.overload.bcrypt.target-wait", "30s",
+                "identity.overload.bcrypt.idle-priority", "false",
                 // The chart passes the key set from its Secret; the tests use the test profile's fixed key.
                 "identity.auth.fast-path.keys", FAST_PATH_KEYS,
                 "quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN");
