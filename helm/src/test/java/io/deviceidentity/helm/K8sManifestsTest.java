@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -25,7 +26,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 
 /** The manifests in k8s/: they parse strictly and fit the chart they are run against (release device-identity). */
@@ -63,10 +66,14 @@ class K8sManifestsTest {
         // The tool refuses non-loopback targets unless this names the intended host.
         assertEquals("LOADTEST_ALLOW_HOST", loadtest.getEnv().get(0).getName());
         assertEquals(authn.getHost(), loadtest.getEnv().get(0).getValue());
-        // The EMQX it imitates is the one the kind values configure: 3 nodes x pool_size 4, pipelining 1.
-        assertEquals("1", arg(loadtest, "--pipelining"));
-        assertEquals("10s", arg(loadtest, "--request-timeout"));
-        assertEquals("12", arg(loadtest, "--pool-size"));
+        // The EMQX it imitates is the one the chart renders with the kind values: every node's authn pool, at the
+        // rendered pipelining and request timeout.
+        Map<String, Object> emqx = renderedAuthenticator();
+        int nodes = KIND_RELEASE.get(StatefulSet.class, Chart.name("emqx")).getSpec().getReplicas();
+        assertEquals(String.valueOf(emqx.get("enable_pipelining")), arg(loadtest, "--pipelining"));
+        assertEquals(emqx.get("request_timeout"), arg(loadtest, "--request-timeout"));
+        assertEquals(String.valueOf(nodes * ((Number) emqx.get("pool_size")).intValue()), arg(loadtest, "--pool-size"),
+                nodes + " EMQX nodes x pool_size " + emqx.get("pool_size"));
         assertEquals("/reports", arg(loadtest, "--out"));
         assertEquals(0, job.getSpec().getBackoffLimit(), "a failed load test is reported, not retried");
     }
@@ -91,6 +98,24 @@ class K8sManifestsTest {
             }
         }
         assertTrue(KIND_RELEASE.find(Service.class, env(bench, "EMQX_HOST")).isPresent(), "no Service " + env(bench, "EMQX_HOST"));
+    }
+
+    /**
+     * emqtt-bench 0.6.2 loses a device whose first CONNECT is refused whatever --num-retry-connect says, and a retry
+     * shuts the new connection down (the Job's comment): no retries; emqtt's reconnect timer serves connected devices.
+     * Its Erlang VM takes ~416 MiB idle, so the memory limit must leave headroom above that.
+     */
+    @Test
+    void emqttBenchMakesNoImmediateRetriesAndHasMemoryAboveItsIdleVm() {
+        Container bench = job("emqtt-bench-conn-job.yaml").getSpec().getTemplate().getSpec().getContainers().get(0);
+        String script = bench.getArgs().get(0);
+        assertTrue(script.contains("--num-retry-connect 0 "), script);
+        assertTrue(script.contains("--reconnect \"$RECONNECTS\""), script);
+        long idleVm = 416L << 20;
+        long request = Quantity.getAmountInBytes(bench.getResources().getRequests().get("memory")).longValue();
+        long limit = Quantity.getAmountInBytes(bench.getResources().getLimits().get("memory")).longValue();
+        assertTrue(request >= idleVm, "request " + request + " under the idle VM");
+        assertTrue(limit >= idleVm * 3 / 2, "limit " + limit + " leaves under half the idle VM as headroom");
     }
 
     @Test
@@ -120,6 +145,16 @@ class K8sManifestsTest {
         assertTrue(script.contains(": \"${IMAGE_VARIANT:=jvm}\""), "JVM images by default");
         assertTrue(script.contains("\"$ROOT/loadtest/Dockerfile\""));
         assertFalse(script.contains(":latest"), "images are pinned");
+    }
+
+    /** The EMQX authenticator the chart renders for kind (EMQX_AUTHENTICATION, a JSON list of one). */
+    private static Map<String, Object> renderedAuthenticator() {
+        String chain = EmqxTest.env(KIND_RELEASE).get("EMQX_AUTHENTICATION");
+        try {
+            return new ObjectMapper().readValue(chain, new TypeReference<List<Map<String, Object>>>() { }).get(0);
+        } catch (IOException e) {
+            throw new AssertionError("EMQX_AUTHENTICATION is not JSON: " + chain, e);
+        }
     }
 
     private static Job job(String file) {
