@@ -48,8 +48,8 @@ class AclEscalationTest {
     /** The same with '#', a '/' that adds levels, an empty username, and a username that is an EMQX placeholder. */
     @ParameterizedTest(name = "username \"{0}\", rule {1}, {2} {3}")
     @CsvSource(delimiter = '|', textBlock = """
-            #                       | devices/${username}   | publish   | devices/demo-device-7/commands/reboot
-            #                       | devices/${username}   | subscribe | devices/#
+            '#'                     | devices/${username}   | publish   | devices/demo-device-7/commands/reboot
+            '#'                     | devices/${username}   | subscribe | devices/#
             demo-device-7/commands  | devices/${username}/# | publish   | devices/demo-device-7/commands/reboot
             demo-device-7           | devices/${username}/# | subscribe | devices/demo-device-7/commands/#
             ''                      | devices/${username}/# | publish   | devices//x
@@ -83,7 +83,9 @@ class AclEscalationTest {
     @ValueSource(strings = {"+", "#", "demo-device-7", ""})
     void authzDeniesAUsernameThatIsNotTheRegisteredOne(String username) {
         String id = uniqueId("esc-other");
-        device(id).username("alice").acl(OWN_SUBTREE).store();
+        device(id).username("alice").acl("[{\"permission\":\"allow\",\"action\":\"all\",\"topic\":"
+                + "\"devices/${username}/#\"},{\"permission\":\"allow\",\"action\":\"all\",\"topic\":"
+                + "\"devices/${username}\"}]").store();
 
         authz(id, username, "publish", VICTIM, "0", "false").then().statusCode(200).body("result", equalTo("deny"));
         authz(id, username, "publish", "devices/" + username + "/x", "0", "false").then()
@@ -101,6 +103,9 @@ class AclEscalationTest {
         authz(id, "bob", "subscribe", "devices/#", "1", "false").then().body("result", equalTo("deny"));
         authz(id, "bob", "subscribe", "+/bob/#", "1", "false").then().body("result", equalTo("deny"));
         authz(id, "bob", "subscribe", "#", "1", "false").then().body("result", equalTo("deny"));
+        // Connected under another name (let in by another authenticator of the chain): nothing of it is rendered.
+        authz(id, "+", "subscribe", "devices/+/#", "1", "false").then().body("result", equalTo("deny"));
+        authz(id, "+", "subscribe", "devices/bob/#", "1", "false").then().body("result", equalTo("deny"));
     }
 
     /** Odd but valid client ids are one plain level of the rendered default rules. */
