@@ -97,17 +97,22 @@ class TopicRulesFuzzTest {
         String[] filterLevels = filter.split("/", -1);
         assertEquals(templateLevels.length, filterLevels.length, filter);
         for (int i = 0; i < templateLevels.length; i++) {
-            boolean placeholder = templateLevels[i].contains("${");
-            if (!placeholder) {
+            if (!templateLevels[i].contains("${")) {
                 assertEquals(templateLevels[i], filterLevels[i]);
             } else {
                 assertFalse(filterLevels[i].isEmpty(), filter);
-                assertFalse(filterLevels[i].contains("+") || filterLevels[i].contains("#"), filter);
             }
         }
+        // The values added no wildcard (after "eq " the template's own '+' and '#' are literal text, and stay).
+        assertEquals(count(template, '+'), count(filter, '+'), filter);
+        assertEquals(count(template, '#'), count(filter, '#'), filter);
         if (filter.startsWith("$")) {
             assertTrue(template.startsWith("$") && !template.startsWith("${"), "a value made a $-topic: " + filter);
         }
+    }
+
+    private static long count(String text, char c) {
+        return text.chars().filter(x -> x == c).count();
     }
 
     private static String topic(FuzzedDataProvider data) {
