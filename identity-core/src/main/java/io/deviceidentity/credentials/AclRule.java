@@ -9,8 +9,9 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
  * One authorization rule in EMQX's authn-response {@code acl} format: {@code permission} allow|deny,
- * {@code action} publish|subscribe|all, a topic filter that may use {@code ${clientid}} and {@code ${username}},
- * and optional {@code qos} and {@code retain} conditions. Rules are evaluated in order; the first match decides.
+ * {@code action} publish|subscribe|all, a topic filter that may use {@code ${clientid}} and {@code ${username}}
+ * (filled with the device's registered values by {@link AclPlaceholders}, never by the broker), and optional
+ * {@code qos} and {@code retain} conditions. Rules are evaluated in order; the first match decides.
  */
 @RegisterForReflection
 @JsonInclude(JsonInclude.Include.NON_NULL)

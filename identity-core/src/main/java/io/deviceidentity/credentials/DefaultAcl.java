@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * The rules of a device registered without rules of its own: publish under its own subtree, subscribe to its own
  * command topics, nothing else. auth-service applies them; registration-service shows them, marked
- * {@code "acl_source":"default"}. Topics keep EMQX's {@code ${clientid}} placeholder.
+ * {@code "acl_source":"default"}. Stored and shown with the {@code ${clientid}} placeholder, which auth-service
+ * renders from the registered client id ({@link AclPlaceholders}) before answering.
  */
 public final class DefaultAcl {
 

@@ -4,9 +4,9 @@ package io.deviceidentity.credentials;
  * MQTT topic filter syntax (MQTT 3.1.1 section 4.7, MQTT 5 section 4.7) for the filters of ACL rules, so that no
  * rule is stored that a broker could not use: {@code #} only as the whole last level, {@code +} only as a whole
  * level, no empty filter, no NUL or other control character. The placeholders {@code ${clientid}} and
- * {@code ${username}} are allowed anywhere a level's text is (they are substituted before matching, and the values
- * substituted cannot contain {@code / + #}); any other {@code ${...}} is refused because nothing would substitute
- * it. A filter starting with {@code "eq "} is EMQX's exact match: the rest is compared literally, so wildcards
+ * {@code ${username}} are allowed anywhere a level's text is ({@link AclPlaceholders} substitutes the registered
+ * values, which can never contain {@code / + # $}); any other {@code ${...}} is refused because nothing here would
+ * substitute it and the broker would, with the connecting client's values. A filter starting with {@code "eq "} is EMQX's exact match: the rest is compared literally, so wildcards
  * there are plain characters, but it must still be non-empty text.
  */
 public final class TopicFilters {

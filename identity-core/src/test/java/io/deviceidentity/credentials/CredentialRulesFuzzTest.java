@@ -28,6 +28,10 @@ class CredentialRulesFuzzTest {
                     || clientId.contains("${") || clientId.chars().anyMatch(Character::isISOControl));
             // Substituted for ${clientid}, it keeps a valid filter valid.
             assertNull(TopicFilters.problem("devices/" + clientId + "/#"));
+            // ... and AclPlaceholders renders it: a registered device's default rules are always usable.
+            assertNull(AclPlaceholders.valueProblem(clientId));
+            assertEquals("devices/" + clientId + "/#",
+                    AclPlaceholders.render(DefaultAcl.RULES, clientId, null).rules().get(0).topic());
         }
     }
 

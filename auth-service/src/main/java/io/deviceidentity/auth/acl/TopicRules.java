@@ -6,7 +6,9 @@ import io.deviceidentity.credentials.AclRule;
 
 /**
  * Evaluates ACL rules the way EMQX does for a rule list: in order, the first rule whose action, topic filter, QoS
- * and retain conditions all match decides; no match is a denial ({@code no_match = deny}).
+ * and retain conditions all match decides; no match is a denial ({@code no_match = deny}). The rules are the
+ * device's rules already rendered from its registered values ({@link DeviceAcl}): nothing the client sends is put
+ * into a filter here.
  */
 public final class TopicRules {
 
@@ -21,18 +23,16 @@ public final class TopicRules {
      * @param qos     0..2
      * @param retain  the publish's retain flag ({@code false} for subscriptions)
      */
-    public static boolean allows(List<AclRule> rules, String clientId, String username, String action, String topic,
-            int qos, boolean retain) {
+    public static boolean allows(List<AclRule> rules, String action, String topic, int qos, boolean retain) {
         for (AclRule rule : rules) {
-            if (applies(rule, clientId, username, action, topic, qos, retain)) {
+            if (applies(rule, action, topic, qos, retain)) {
                 return AclRule.ALLOW.equals(rule.permission());
             }
         }
         return false;
     }
 
-    private static boolean applies(AclRule rule, String clientId, String username, String action, String topic,
-            int qos, boolean retain) {
+    private static boolean applies(AclRule rule, String action, String topic, int qos, boolean retain) {
         if (!AclRule.ALL.equals(rule.action()) && !rule.action().equals(action)) {
             return false;
         }
@@ -42,15 +42,11 @@ public final class TopicRules {
         if (rule.retain() != null && AclRule.PUBLISH.equals(action) && rule.retain() != retain) {
             return false;
         }
-        String filter = render(rule.topic(), clientId, username);
+        String filter = rule.topic();
         if (filter.startsWith(EXACT_PREFIX)) {
             return filter.substring(EXACT_PREFIX.length()).equals(topic);
         }
         return matches(filter, topic);
-    }
-
-    static String render(String filter, String clientId, String username) {
-        return filter.replace("${clientid}", clientId).replace("${username}", username == null ? "" : username);
     }
 
     /**

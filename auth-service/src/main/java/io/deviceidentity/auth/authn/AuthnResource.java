@@ -2,6 +2,7 @@ package io.deviceidentity.auth.authn;
 
 import static jakarta.ws.rs.core.HttpHeaders.CONTENT_TYPE;
 
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 import jakarta.ws.rs.Consumes;
@@ -15,6 +16,8 @@ import jakarta.ws.rs.core.Response;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.deviceidentity.auth.acl.DeviceAcl;
+import io.deviceidentity.credentials.AclRule;
+import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.http.Answer;
 import io.deviceidentity.http.JsonBodies;
 import io.deviceidentity.http.RequestAnswerer;
@@ -55,13 +58,28 @@ public class AuthnResource {
                         .thenApply(AuthnResource::answer));
     }
 
+    /**
+     * An allowed device's answer carries its rules rendered from its registered values ({@link DeviceAcl}), so EMQX
+     * has no placeholder left to fill with the connecting client's username. A device whose stored rules cannot be
+     * rendered safely is denied ({@code unsafe_acl}): allowing it without them, or with some of them, could widen
+     * what it may do. A superuser's rules are never used (EMQX skips authorization for it), so they are not read.
+     */
     private static Answer answer(AuthnOutcome outcome) {
-        AuthnAnswer body = outcome.device() == null
-                ? AuthnAnswer.result(outcome.result())
-                : outcome.device().superuser()
-                        ? new AuthnAnswer(outcome.result(), true, null)
-                        : new AuthnAnswer(outcome.result(), false, DeviceAcl.rulesFor(outcome.device()));
-        return new Answer(Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build(), outcome.result(),
-                outcome.reason());
+        DeviceCredential device = outcome.device();
+        if (device == null) {
+            return answer(AuthnAnswer.result(outcome.result()), outcome.result(), outcome.reason());
+        }
+        if (device.superuser()) {
+            return answer(new AuthnAnswer(outcome.result(), true, null), outcome.result(), outcome.reason());
+        }
+        List<AclRule> rules = DeviceAcl.renderedFor(device, "authn");
+        if (rules == null) {
+            return answer(AuthnAnswer.result(AuthnOutcome.DENY), AuthnOutcome.DENY, DeviceAcl.UNSAFE_ACL);
+        }
+        return answer(new AuthnAnswer(outcome.result(), false, rules), outcome.result(), outcome.reason());
+    }
+
+    private static Answer answer(AuthnAnswer body, String result, String reason) {
+        return new Answer(Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build(), result, reason);
     }
 }

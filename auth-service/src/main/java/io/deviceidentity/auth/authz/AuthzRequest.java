@@ -8,7 +8,8 @@ import io.deviceidentity.http.JsonBodies;
 
 /**
  * The body of EMQX's HTTP authorization source. EMQX sends every field of its body template as a string, so every
- * field the decision reads is required: {@code clientid}, {@code username} (rules may use {@code ${username}}),
+ * field the decision reads is required: {@code clientid}, {@code username} (compared with the registered one; never
+ * put into a rule, which is rendered from the registered values),
  * {@code action}, {@code topic}, {@code qos} and {@code retain} (rules may be conditioned on them). A missing or
  * {@code null} one is a {@code 400 missing_field}: guessing a qos or retain flag could allow what a rule denies.
  * {@code peerhost} is optional (logged only) but must be a string when present.

@@ -2,6 +2,7 @@ package io.deviceidentity.auth.authz;
 
 import static jakarta.ws.rs.core.HttpHeaders.CONTENT_TYPE;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -19,6 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deviceidentity.auth.acl.DeviceAcl;
 import io.deviceidentity.auth.acl.TopicRules;
 import io.deviceidentity.auth.authn.AuthnAnswer;
+import io.deviceidentity.credentials.AclRule;
 import io.deviceidentity.credentials.ClientIdPolicy;
 import io.deviceidentity.credentials.CredentialFinder;
 import io.deviceidentity.credentials.DeviceCredential;
@@ -32,7 +34,9 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * {@code POST /mqtt/authz}, for brokers configured with an HTTP authorization source. Brokers that take the
- * {@code acl} from the authn answer never call it. No bcrypt: one indexed read and the device's rules.
+ * {@code acl} from the authn answer never call it. No bcrypt: one indexed read and the device's rules, rendered from
+ * its registered values exactly as the authn answer carries them ({@link DeviceAcl}); the request's {@code username}
+ * is only compared with the registered one, never put into a filter.
  */
 @Path("/mqtt/authz")
 public class AuthzResource {
@@ -75,8 +79,15 @@ public class AuthzResource {
         if (device.superuser()) {
             return result("allow", "superuser");
         }
-        boolean allowed = TopicRules.allows(DeviceAcl.rulesFor(device), request.clientId(), request.username(),
-                request.action(), request.topic(), request.qos(), request.retain());
+        if (device.username() != null && !device.username().equals(request.username())) {
+            // authn denies this username; a connection that holds it was let in by something else in the chain.
+            return result("deny", "bad_username");
+        }
+        List<AclRule> rules = DeviceAcl.renderedFor(device, "authz");
+        if (rules == null) {
+            return result("deny", DeviceAcl.UNSAFE_ACL);
+        }
+        boolean allowed = TopicRules.allows(rules, request.action(), request.topic(), request.qos(), request.retain());
         return allowed ? result("allow", "acl_match") : result("deny", "no_match");
     }
 

@@ -30,7 +30,7 @@ class AuthnAnswersTest {
                 .body("acl", hasSize(2))
                 .body("acl.permission", contains("allow", "allow"))
                 .body("acl.action", contains("publish", "subscribe"))
-                .body("acl.topic", contains("devices/${clientid}/#", "devices/${clientid}/commands/#"));
+                .body("acl.topic", contains("devices/" + id + "/#", "devices/" + id + "/commands/#"));
     }
 
     @Test
@@ -85,7 +85,7 @@ class AuthnAnswersTest {
                 .body("result", equalTo("allow"))
                 .body("acl", hasSize(2))
                 .body("acl[0].action", equalTo("all"))
-                .body("acl[0].topic", equalTo("fleet/${clientid}/#"))
+                .body("acl[0].topic", equalTo("fleet/" + id + "/#"))
                 .body("acl[0].qos", contains(0, 1))
                 .body("acl[1].permission", equalTo("deny"));
     }

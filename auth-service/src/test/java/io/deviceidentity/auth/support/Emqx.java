@@ -35,9 +35,15 @@ public final class Emqx {
     }
 
     public static Response authz(String clientId, String action, String topic, String qos, String retain) {
+        return authz(clientId, "", action, topic, qos, retain);
+    }
+
+    /** As EMQX sends it for a client connected with {@code username} ({@code ""}: none). */
+    public static Response authz(String clientId, String username, String action, String topic, String qos,
+            String retain) {
         ObjectNode body = JSON.createObjectNode();
         body.put("clientid", clientId);
-        body.put("username", "");
+        body.put("username", username);
         body.put("peerhost", "127.0.0.1");
         body.put("action", action);
         body.put("topic", topic);

@@ -16,6 +16,18 @@ public final class PrometheusScrape {
         return parse(given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString(), sample);
     }
 
+    /** The sum of the series of {@code sample} whose labels contain {@code label} (e.g. {@code reason="x"}). */
+    public static double sum(String sample, String label) {
+        String text = given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
+        double total = 0;
+        for (String line : text.split("\n")) {
+            if (line.startsWith(sample + "{") && line.substring(0, line.indexOf('}') + 1).contains(label)) {
+                total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return total;
+    }
+
     /** The same, from another instance on {@code port}. */
     public static double sum(int port, String sample) {
         return parse(given().port(port).accept("text/plain").get("/q/metrics").then().statusCode(200).extract()

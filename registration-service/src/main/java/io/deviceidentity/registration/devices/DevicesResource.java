@@ -76,7 +76,7 @@ public class DevicesResource {
         return answerer.answerToCompletion("registration.put", MetricNames.REGISTRATION_OUTCOMES, context, clientId,
                 () -> {
                     requireValid(clientId);
-                    return RegistrationRequest.parse(json, body);
+                    return RegistrationRequest.parse(json, clientId, body);
                 },
                 (request, deadline) -> registrar.register(clientId, request, deadline)
                         .thenApply(DevicesResource::savedAnswer));

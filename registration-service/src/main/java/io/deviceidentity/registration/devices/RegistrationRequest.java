@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.deviceidentity.credentials.AclPlaceholders;
 import io.deviceidentity.credentials.AclRule;
 import io.deviceidentity.credentials.PasswordPolicy;
 import io.deviceidentity.http.InvalidRequestException;
@@ -40,7 +41,8 @@ public record RegistrationRequest(String password, String passwordHash, String u
     /** Longest caller-chosen field name quoted in a message. */
     private static final int MAX_SHOWN_NAME = 64;
 
-    public static RegistrationRequest parse(ObjectMapper json, byte[] body) {
+    /** {@code clientId} is the device's (valid) client id: rules are checked against it and the username. */
+    public static RegistrationRequest parse(ObjectMapper json, String clientId, byte[] body) {
         ObjectNode object = JsonBodies.object(json, body);
         refuseUnknownFields(object, FIELDS, ALLOWED);
         boolean hasPassword = present(object, PASSWORD);
@@ -51,7 +53,7 @@ public record RegistrationRequest(String password, String passwordHash, String u
                     "fields 'password' and 'password_hash' exclude each other; give one of them");
         }
         if (hasHash) {
-            return withHash(object);
+            return withHash(object, clientId);
         }
         if (!hasPassword) {
             throw InvalidRequestException.badRequest("missing_field",
@@ -62,7 +64,8 @@ public record RegistrationRequest(String password, String passwordHash, String u
         if (passwordProblem != null) {
             throw InvalidRequestException.badRequest("invalid_password", passwordProblem);
         }
-        return new RegistrationRequest(password, null, username(object), superuser(object), acl(object));
+        return rendered(new RegistrationRequest(password, null, username(object), superuser(object), acl(object)),
+                clientId);
     }
 
     /**
@@ -70,7 +73,8 @@ public record RegistrationRequest(String password, String passwordHash, String u
      * as PUT, except that the credential must be {@code password_hash}. A plain password is refused: hashing it
      * would put one bcrypt per line on the import, and the import is for hashes that exist already.
      */
-    public static RegistrationRequest parseImported(ObjectNode object, Set<String> fields, String allowed) {
+    public static RegistrationRequest parseImported(ObjectNode object, String clientId, Set<String> fields,
+            String allowed) {
         if (object.has(PASSWORD)) {
             throw InvalidRequestException.badRequest("unknown_field",
                     "field 'password' is not imported: an import line carries 'password_hash' (register a device"
@@ -80,16 +84,31 @@ public record RegistrationRequest(String password, String passwordHash, String u
         if (!present(object, PASSWORD_HASH)) {
             throw InvalidRequestException.badRequest("missing_field", "field 'password_hash' is required");
         }
-        return withHash(object);
+        return withHash(object, clientId);
     }
 
-    private static RegistrationRequest withHash(ObjectNode object) {
+    private static RegistrationRequest withHash(ObjectNode object, String clientId) {
         String hash = JsonBodies.requiredString(object, PASSWORD_HASH);
         String hashProblem = BcryptHashFormat.problem(PASSWORD_HASH, hash);
         if (hashProblem != null) {
             throw InvalidRequestException.badRequest("invalid_password_hash", hashProblem);
         }
-        return new RegistrationRequest(null, hash, username(object), superuser(object), acl(object));
+        return rendered(new RegistrationRequest(null, hash, username(object), superuser(object), acl(object)),
+                clientId);
+    }
+
+    /**
+     * The request, if auth-service can render its rules with the registered client id and username
+     * ({@link AclPlaceholders}): e.g. {@code ${username}} for a device without a username would otherwise be left
+     * for the broker to fill with whatever username a client connects with. Checked for superusers too: the rules
+     * are stored with the device, and the same rules must mean the same thing whatever the flag.
+     */
+    private static RegistrationRequest rendered(RegistrationRequest request, String clientId) {
+        AclPlaceholders.Rendered rendered = AclPlaceholders.render(request.acl(), clientId, request.username());
+        if (!rendered.usable()) {
+            throw invalidAcl("acl[" + rendered.ruleIndex() + "]." + rendered.field(), rendered.problem());
+        }
+        return request;
     }
 
     private static boolean present(ObjectNode object, String field) {
@@ -113,7 +132,8 @@ public record RegistrationRequest(String password, String passwordHash, String u
         if (username == null) {
             return null;
         }
-        // Substituted into topic filters (${username}), like the client id, so no separators or wildcards.
+        // Substituted into topic filters (${username}), like the client id, so no separators or wildcards; a '$'
+        // is refused only where a rule uses ${username} (AclPlaceholders), not in every username.
         if (username.isEmpty() || username.length() > MAX_USERNAME_LENGTH || !TextRules.isPlainText(username)
                 || TextRules.hasTopicSyntax(username)) {
             throw InvalidRequestException.badRequest("invalid_field", "field 'username' must be 1.."

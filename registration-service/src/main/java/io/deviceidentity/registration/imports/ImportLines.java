@@ -32,7 +32,7 @@ final class ImportLines {
         if (problem != null) {
             throw InvalidRequestException.badRequest("invalid_client_id", "field 'client_id': " + problem);
         }
-        RegistrationRequest device = RegistrationRequest.parseImported(object, FIELDS, ALLOWED);
+        RegistrationRequest device = RegistrationRequest.parseImported(object, clientId, FIELDS, ALLOWED);
         return new ImportRow(line, clientId, device);
     }
 }

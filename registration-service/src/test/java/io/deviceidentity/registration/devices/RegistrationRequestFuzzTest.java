@@ -10,6 +10,7 @@ import java.util.Set;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.deviceidentity.credentials.AclPlaceholders;
 import io.deviceidentity.credentials.AclRule;
 import io.deviceidentity.credentials.PasswordPolicy;
 import io.deviceidentity.http.InvalidRequestException;
@@ -26,10 +27,14 @@ class RegistrationRequestFuzzTest {
     static final Set<String> REASONS = Set.of("malformed_json", "duplicate_field", "missing_field", "invalid_field",
             "unknown_field", "invalid_password", "invalid_acl", "invalid_password_hash", "conflicting_fields");
 
+    private static final String CLIENT_ID = "fuzz-device";
+
     @FuzzTest(maxDuration = "30s")
     void registrationBody(byte[] body) {
         try {
-            RegistrationRequest request = RegistrationRequest.parse(JSON, body);
+            RegistrationRequest request = RegistrationRequest.parse(JSON, CLIENT_ID, body);
+            // Whatever is accepted, auth-service can render from the registered values (no unsafe_acl later).
+            assertTrue(AclPlaceholders.render(request.acl(), CLIENT_ID, request.username()).usable());
             assertTrue((request.password() == null) != (request.passwordHash() == null), "exactly one credential");
             if (request.passwordHash() != null) {
                 assertNull(BcryptHashFormat.problem("password_hash", request.passwordHash()));
