@@ -56,7 +56,7 @@ class DeviceLifecycleTest {
     void putStoresUsernameSuperuserAndAclAndAnOmittedFieldFallsBackToItsDefault() {
         String id = uniqueId("fields");
         api().body("""
-                {"password":"p-1","username":"meter-7","superuser":true,
+                {"password":"p-1-padded-to-22-chara","username":"meter-7","superuser":true,
                  "acl":[{"permission":"allow","action":"publish","topic":"meters/${clientid}/#","qos":[0,1],"retain":false}]}
                 """).put(PATH, id).then().statusCode(201)
                 .body("username", equalTo("meter-7")).body("superuser", equalTo(true))
