@@ -16,8 +16,8 @@
 # so). The services bind BIND_HOST (127.0.0.1; 0.0.0.0 for an EMQX in a container). EXTERNAL_DB=1 uses an existing
 # PostgreSQL instead of the bundled one: DB_HOST/DB_PORT (what the services query: PgBouncer or PostgreSQL),
 # DB_SCHEMA_HOST/DB_SCHEMA_PORT (PostgreSQL itself, for the migration; default DB_HOST/DB_PORT), DB_NAME, DB_USER,
-# DB_PASSWORD, and auth-service's role AUTH_DB_USER/AUTH_DB_PASSWORD. REGISTRATION_TOKENS (comma-separated) sets
-# registration-service's accepted tokens.
+# DB_PASSWORD, and auth-service's role AUTH_DB_USER/AUTH_DB_PASSWORD. REGISTRATION_TOKENS (comma-separated
+# <id>:<scopes>:<token>) sets registration-service's accepted tokens.
 #
 # Profiles keep `make up` and `make test` apart: dev uses ports 55432/56432, test 55433/56433 (all overridable:
 # PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT). State lives under .local/<profile>/ (STACK_DIR; under
@@ -317,7 +317,8 @@ registration_tokens() {
   if [[ -n "${REGISTRATION_TOKEN:-}" && -z "${REGISTRATION_TOKENS:-}" ]]; then
     die "REGISTRATION_TOKEN is not read: the variable is REGISTRATION_TOKENS (comma-separated), as the service reads it"
   fi
-  printf '%s' "${REGISTRATION_TOKENS:-dev-registration-token}"
+  # The development token: id admin, every scope (<id>:<scopes>:<token>, docs/security.md "Registration tokens").
+  printf '%s' "${REGISTRATION_TOKENS:-admin:read+write+superuser+import-replace:dev-registration-token}"
 }
 
 up() {
@@ -341,7 +342,9 @@ up() {
   start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=false \
     IDENTITY_DB_USER="$AUTH_DB_USER" IDENTITY_DB_PASSWORD="$AUTH_DB_PASSWORD" IDENTITY_AUTH_FAST_PATH_KEYS="$FAST_PATH_KEYS"
   seed_demo_devices
-  local host token=${tokens%%,*}
+  # The first entry's token: what follows its second colon (the whole entry in the format before token ids).
+  local host token=${tokens%%,*} token_id=""
+  if [[ "$token" == *:*:* ]]; then token_id=" (id ${token%%:*})"; token=${token#*:}; token=${token#*:}; fi
   host=$(probe_host)
   local reg="http://$host:$REGISTRATION_PORT" authn="http://$host:$AUTH_PORT/mqtt/authn"
   local database="  PostgreSQL            127.0.0.1:$PG_PORT      (data: $DATA_DIR)
@@ -359,7 +362,7 @@ $database
   registration-service  $reg   (log: $LOG_DIR/registration-service.log)
   auth-service          http://$host:$AUTH_PORT   (log: $LOG_DIR/auth-service.log)
 $bound
-Registration API token (development only): $token
+Registration API token (development only): $token$token_id
 Fast-path verifier key: the fixed development key "${FAST_PATH_KEYS%%:*}" from scripts/stack.sh (never use it elsewhere)
 
 Authenticate demo-device-1 the way EMQX does:
@@ -371,10 +374,10 @@ Register a device, authenticate it, revoke it:
 
   # 1. register: 201 (200 when it exists already)
   curl -i -X PUT $reg/v1/devices/my-device-1 -H 'Authorization: Bearer $token' \\
-    -H 'content-type: application/json' -d '{"password":"my-secret-1"}'
+    -H 'content-type: application/json' -d '{"password":"my-device-1-machine-generated-secret"}'
   # 2. right password: {"result":"allow",...}
   curl -s -X POST $authn -H 'content-type: application/json' \\
-    -d '{"clientid":"my-device-1","username":"","password":"my-secret-1","peerhost":"127.0.0.1","cert_common_name":""}'
+    -d '{"clientid":"my-device-1","username":"","password":"my-device-1-machine-generated-secret","peerhost":"127.0.0.1","cert_common_name":""}'
   # 3. wrong password: {"result":"deny"}
   curl -s -X POST $authn -H 'content-type: application/json' \\
     -d '{"clientid":"my-device-1","username":"","password":"wrong","peerhost":"127.0.0.1","cert_common_name":""}'
@@ -382,7 +385,7 @@ Register a device, authenticate it, revoke it:
   curl -i -X DELETE $reg/v1/devices/my-device-1 -H 'Authorization: Bearer $token'
   # 5. right password again: {"result":"deny"}
   curl -s -X POST $authn -H 'content-type: application/json' \\
-    -d '{"clientid":"my-device-1","username":"","password":"my-secret-1","peerhost":"127.0.0.1","cert_common_name":""}'
+    -d '{"clientid":"my-device-1","username":"","password":"my-device-1-machine-generated-secret","peerhost":"127.0.0.1","cert_common_name":""}'
 
 Status: make status. Restart the services: make restart. Stop it all: make down
 MSG

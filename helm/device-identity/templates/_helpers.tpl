@@ -128,12 +128,43 @@ message (templates/_validate.tpl), not a generated password, is what the user se
 {{- end -}}
 {{- end -}}
 
-{{- define "device-identity.registrationTokens" -}}
-{{- if .Values.registrationService.tokens -}}
-{{- join "," .Values.registrationService.tokens -}}
-{{- else -}}
-{{- include "device-identity.generated" (dict "root" . "secret" (include "device-identity.tokensSecretName" .) "key" "tokens" "cacheKey" "tokens") -}}
+{{/*
+The registration API's tokens (registrationService.tokens) as a JSON list of {id, scopes, token}. A token left out is
+generated once and kept across upgrades under the key token-<id> of the tokens Secret. Upgrading from the chart
+before token ids: that Secret's "tokens" then holds one bare generated token, which the first entry without a token
+takes over, so that callers keep working.
+*/}}
+{{- define "device-identity.registrationTokenList" -}}
+{{- $root := . -}}
+{{- $secret := include "device-identity.tokensSecretName" . -}}
+{{- $out := list -}}
+{{- range $i, $t := .Values.registrationService.tokens -}}
+{{- if not (kindIs "map" $t) -}}
+{{- fail (printf "registrationService.tokens[%d] is a plain string, the format before token ids. Each entry is now {id, scopes, token}: e.g. - id: admin / scopes: [read, write, superuser, import-replace] / token: <the old token> (leave token out to have one generated); docs/security.md, Registration tokens" $i) -}}
 {{- end -}}
+{{- $token := $t.token -}}
+{{- if not $token -}}
+{{- $first := "" -}}
+{{- if eq $i 0 -}}
+{{- $old := include "device-identity.generated" (dict "root" $root "secret" $secret "key" "tokens" "cacheKey" "tokensBeforeIds" "random" "-") -}}
+{{- if and (ne $old "-") (not (contains ":" $old)) (not (contains "," $old)) -}}
+{{- $first = $old -}}
+{{- end -}}
+{{- end -}}
+{{- $token = include "device-identity.generated" (dict "root" $root "secret" $secret "key" (printf "token-%s" $t.id) "cacheKey" (printf "token-%s" $t.id) "random" $first) -}}
+{{- end -}}
+{{- $out = append $out (dict "id" $t.id "scopes" $t.scopes "token" $token) -}}
+{{- end -}}
+{{- toJson $out -}}
+{{- end -}}
+
+{{/* REGISTRATION_TOKENS: <id>:<scope>+<scope>:<token>, comma-separated, as registration-service reads it. */}}
+{{- define "device-identity.registrationTokens" -}}
+{{- $entries := list -}}
+{{- range (include "device-identity.registrationTokenList" . | fromJsonArray) -}}
+{{- $entries = append $entries (printf "%s:%s:%s" .id (join "+" .scopes) .token) -}}
+{{- end -}}
+{{- join "," $entries -}}
 {{- end -}}
 
 {{- define "device-identity.emqxDashboardPassword" -}}

@@ -63,6 +63,8 @@ data:
   IDENTITY_SCHEMA_PORT: {{ include "device-identity.postgresPort" $root | quote }}
   # The role V2 grants auth-service's privileges to (the Flyway placeholder authRole); it must exist before migrating.
   IDENTITY_AUTH_DB_USER: {{ $root.Values.database.auth.user | quote }}
+  # Shortest device password accepted (values registrationService.minPasswordLength; docs/security.md).
+  IDENTITY_REGISTRATION_MIN_PASSWORD_LENGTH: {{ $svc.minPasswordLength | quote }}
   {{- end }}
 {{- end -}}
 

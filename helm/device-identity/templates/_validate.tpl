@@ -109,6 +109,27 @@ subsumed (admitted ≥ threads), and the former "in-flight ≤ admitted at minRe
 {{- end -}}
 {{- end -}}
 
+{{/* 5b. Registration tokens: every id names one caller in the logs, every token identifies one id. */}}
+{{- if not $v.registrationService.existingSecret -}}
+{{- $ids := list -}}
+{{- $given := list -}}
+{{- range $v.registrationService.tokens -}}
+{{- if kindIs "map" . -}}
+{{- if has .id $ids -}}
+{{- $errors = append $errors (printf "registrationService.tokens: the id %q appears twice; each caller's token needs its own id (it is what the write logs name)." .id) -}}
+{{- end -}}
+{{- $ids = append $ids .id -}}
+{{- if and .token (has .token $given) -}}
+{{- $errors = append $errors (printf "registrationService.tokens: the token of %q is also another entry's; give each id its own token (or leave it out to have one generated)." .id) -}}
+{{- end -}}
+{{- if .token -}}{{- $given = append $given .token -}}{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- if not $v.registrationService.tokens -}}
+{{- $errors = append $errors "registrationService.tokens is empty and registrationService.existingSecret is not set: registration-service would accept no caller and does not start. Keep the default entry (id admin, every scope) or list your callers." -}}
+{{- end -}}
+{{- end -}}
+
 {{/* 6. auth-service's own role and the fast path's key set (_fastpath.tpl). */}}
 {{- $errors = concat $errors (include "device-identity.validate.fastPath" . | fromJsonArray) -}}
 

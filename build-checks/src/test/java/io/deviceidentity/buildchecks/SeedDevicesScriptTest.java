@@ -37,6 +37,8 @@ class SeedDevicesScriptTest {
     private final AtomicInteger puts = new AtomicInteger();
     private final AtomicInteger overloadFirstPuts = new AtomicInteger();
     private volatile int answerToEveryPut;
+    /** What the Job's Secret holds under "tokens": the chart writes <id>:<scopes>:<token>, comma-separated. */
+    private String tokens = "admin:read+write+superuser+import-replace:first-token,reader:read:second-token";
 
     @TempDir
     Path dir;
@@ -93,14 +95,27 @@ class SeedDevicesScriptTest {
         overloadFirstPuts.set(1);
         Run run = seed(5);
         assertEquals(0, run.exit(), run.output());
-        assertEquals(Map.of("load-1", "load-password", "load-2", "old", "load-3", "load-password",
-                "load-4", "load-password", "load-5", "load-password"), passwords);
+        String shared = "load-shared-device-password";
+        assertEquals(Map.of("load-1", shared, "load-2", "old", "load-3", shared, "load-4", shared, "load-5", shared),
+                passwords);
         assertEquals(4, puts.get(), "one PUT per missing or revoked device");
         assertTrue(run.output().contains("devices ready: 4 registered, 1 already active"), run.output());
 
         Run again = seed(5);
         assertEquals(0, again.exit(), again.output());
         assertEquals(4, puts.get(), "a second run only reads");
+    }
+
+    @Test
+    void theTokenIsTakenFromTheFirstEntryOfEitherFormat() throws Exception {
+        tokens = "seeder:read+write:first-token,other:read:second-token";
+        Run named = seed(2);
+        assertEquals(0, named.exit(), named.output());
+        assertEquals(2, puts.get());
+        tokens = "first-token";
+        Run bare = seed(3);
+        assertEquals(0, bare.exit(), bare.output());
+        assertEquals(3, puts.get());
     }
 
     @Test
@@ -139,7 +154,7 @@ class SeedDevicesScriptTest {
         environment.put("DEVICE_PREFIX", env.get("DEVICE_PREFIX"));
         environment.put("SHARED_PASSWORD", env.get("SHARED_PASSWORD"));
         environment.put("REGISTRATION_URL", "http://127.0.0.1:" + server.getAddress().getPort() + "/v1/devices");
-        environment.put("REGISTRATION_TOKENS", "first-token,second-token");
+        environment.put("REGISTRATION_TOKENS", tokens);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), output);

@@ -12,11 +12,18 @@ import io.smallrye.config.WithName;
 @ConfigMapping(prefix = "identity.registration")
 public interface RegistrationConfig {
 
+    /** Of {@link #minPasswordLength()}; the chart's registrationService.minPasswordLength has the same. */
+    int DEFAULT_MIN_PASSWORD_LENGTH = 22;
+
     /**
-     * Bearer tokens a caller may present ({@code Authorization: Bearer <token>}); several so that a token can be
-     * rotated without downtime. Env {@code REGISTRATION_TOKENS}, comma-separated (a token cannot contain a comma).
-     * There is no default: the chart takes them from a Secret, {@code make up} sets a development token, and the
-     * service does not start without one.
+     * Bearer tokens a caller may present ({@code Authorization: Bearer <token>}), each as
+     * {@code <id>:<scopes>:<token>}: the id names the token in every log line of a write (never the token), the
+     * scopes ({@code read}, {@code write}, {@code superuser}, {@code import-replace}, joined by {@code +}) say what it
+     * may do. Several, so that a token can be rotated without downtime and each caller gets only what it needs.
+     * Env {@code REGISTRATION_TOKENS}, comma-separated (a token cannot contain a comma). An entry without a colon (the
+     * format before ids) is accepted as {@code token-<position>} with every scope, with a warning. There is no
+     * default: the chart takes them from a Secret, {@code make up} sets a development token, and the service does not
+     * start without one (nor with a malformed entry).
      */
     List<String> tokens();
 
@@ -29,11 +36,13 @@ public interface RegistrationConfig {
 
     /**
      * Shortest password accepted, in characters (Unicode code points); shorter ones get {@code 400 invalid_password}.
-     * Default 1 (any non-empty password). auth-service's fast path makes a stolen database plus its verifier key an
-     * HMAC-speed guessing target, which only long machine-generated passwords withstand: deployments that want to
-     * enforce that set e.g. 20 here (docs/security.md).
+     * Default {@value #DEFAULT_MIN_PASSWORD_LENGTH}: a copy of the database plus auth-service's fast-path key lets an
+     * attacker test guesses at HMAC-SHA256 speed, so the password's own entropy is the only defence; 22 characters
+     * are 128+ bits from a base64 or alphanumeric generator and still 88 bits from a hex one (docs/security.md,
+     * "Password length"). Lower it only for fleets whose passwords cannot change; a hash brought by
+     * {@code password_hash} is not checked (no password is there).
      */
-    @WithDefault("1")
+    @WithDefault("" + DEFAULT_MIN_PASSWORD_LENGTH)
     int minPasswordLength();
 
     /** The bulk import of existing bcrypt hashes ({@code POST /v1/device-imports}, docs/migration.md). */

@@ -69,8 +69,8 @@ public final class ProbeCommand implements Callable<Integer> {
     URI registerUrl;
 
     @Option(names = "--registration-token-env", defaultValue = "REGISTRATION_TOKENS", paramLabel = "VAR",
-            description = "Environment variable with the bearer token (the first of a comma-separated list, as "
-                    + "in the chart's Secret) (default: ${DEFAULT-VALUE}).")
+            description = "Environment variable with the bearer token: the first entry of a comma-separated list of "
+                    + "<id>:<scopes>:<token>, as in the chart's Secret, or a bare token (default: ${DEFAULT-VALUE}).")
     String registrationTokenEnv;
 
     @Option(names = "--keep-devices", description = "Do not revoke the registered devices afterwards.")
@@ -153,11 +153,20 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         String token = null;
         if (registerUrl != null) {
-            String tokens = env(registrationTokenEnv);
-            token = tokens.split(",")[0].trim();
+            token = firstToken(env(registrationTokenEnv));
         }
         return new ProbeSettings(a, b, sub, messages, clientIdPrefix, run, password, sessionExpiry, timeout,
                 reconnectTimeout, deliveryTimeout, duplicateWindow, authChecks, registerUrl, token, !keepDevices);
+    }
+
+    /**
+     * The token of the first entry of a REGISTRATION_TOKENS value: {@code <id>:<scopes>:<token>} (everything after the
+     * second colon), or a bare token (the format before token ids).
+     */
+    static String firstToken(String tokens) {
+        String first = tokens.split(",")[0].trim();
+        String[] parts = first.split(":", 3);
+        return parts.length == 3 ? parts[2].trim() : first;
     }
 
     /** --before-reconnect as a hook. */

@@ -18,5 +18,7 @@ public record ImportReportLine(
         Long imported,
         Long replaced,
         Long skipped,
-        Long rejected) {
+        Long rejected,
+        /* progress, summary: imported or replaced rows whose bcrypt cost is below the service's */
+        @JsonProperty("weak_hashes") Long weakHashes) {
 }

@@ -25,12 +25,17 @@ import io.deviceidentity.http.InvalidRequestException;
 import io.deviceidentity.http.RequestAnswerer;
 import io.deviceidentity.metrics.MetricNames;
 import io.deviceidentity.overload.DatabaseLane;
+import io.deviceidentity.registration.passwords.WeakHashes;
+import io.deviceidentity.registration.tokens.Caller;
+import io.deviceidentity.registration.tokens.RequiresScope;
+import io.deviceidentity.registration.tokens.Scope;
 import io.smallrye.common.annotation.NonBlocking;
 import io.vertx.ext.web.RoutingContext;
 
 /**
  * The device credential API. Callers are authenticated by {@link io.deviceidentity.registration.tokens.BearerTokenFilter}
- * before any of these methods runs. Every answer is logged once and counted under
+ * before any of these methods runs, which also checks each method's {@link RequiresScope}; a body that stores a
+ * superuser needs the {@code superuser} scope besides, checked here before any hash. Every answer is logged once and counted under
  * {@code identity.registration.outcomes} with its result and reason.
  *
  * <ul>
@@ -52,9 +57,11 @@ public class DevicesResource {
     private final DatabaseLane database;
     private final RequestAnswerer answerer;
     private final ObjectMapper json;
+    private final WeakHashes weakHashes;
 
     public DevicesResource(DeviceRegistrar registrar, DeviceStore store, CredentialFinder credentials,
-            DatabaseLane database, RequestAnswerer answerer, ObjectMapper json) {
+            DatabaseLane database, RequestAnswerer answerer, ObjectMapper json, WeakHashes weakHashes) {
+        this.weakHashes = weakHashes;
         this.registrar = registrar;
         this.store = store;
         this.credentials = credentials;
@@ -70,20 +77,29 @@ public class DevicesResource {
      */
     @PUT
     @NonBlocking
+    @RequiresScope(Scope.WRITE)
     @Consumes(MediaType.WILDCARD)
     public CompletionStage<Response> put(@PathParam("clientId") String clientId, byte[] body,
             @Context RoutingContext context) {
         return answerer.answerToCompletion("registration.put", MetricNames.REGISTRATION_OUTCOMES, context, clientId,
                 () -> {
                     requireValid(clientId);
-                    return RegistrationRequest.parse(json, clientId, body);
+                    RegistrationRequest request = RegistrationRequest.parse(json, clientId, body);
+                    if (request.superuser()) {
+                        Caller.of(context).require(Scope.SUPERUSER, "store a device with \"superuser\": true");
+                    }
+                    return request;
                 },
                 (request, deadline) -> registrar.register(clientId, request, deadline)
-                        .thenApply(DevicesResource::savedAnswer));
+                        .thenApply(saved -> {
+                            weakHashes.stored(request.passwordHash());
+                            return savedAnswer(saved);
+                        }));
     }
 
     @GET
     @NonBlocking
+    @RequiresScope(Scope.READ)
     public CompletionStage<Response> get(@PathParam("clientId") String clientId, @Context RoutingContext context) {
         return answerer.answerToCompletion("registration.get", MetricNames.REGISTRATION_OUTCOMES, context, clientId,
                 () -> requireValid(clientId),
@@ -94,6 +110,7 @@ public class DevicesResource {
 
     @DELETE
     @NonBlocking
+    @RequiresScope(Scope.WRITE)
     public CompletionStage<Response> delete(@PathParam("clientId") String clientId, @Context RoutingContext context) {
         return answerer.answerToCompletion("registration.delete", MetricNames.REGISTRATION_OUTCOMES, context, clientId,
                 () -> requireValid(clientId),

@@ -23,6 +23,9 @@ import io.deviceidentity.overload.DatabaseLane;
 import io.deviceidentity.overload.ServiceUnavailableException;
 import io.deviceidentity.overload.UnavailableReason;
 import io.deviceidentity.registration.RegistrationConfig;
+import io.deviceidentity.registration.passwords.WeakHashes;
+import io.deviceidentity.registration.tokens.Caller;
+import io.deviceidentity.registration.tokens.Scope;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -55,10 +58,12 @@ public class DeviceImporter {
     private final Counter replacedRows;
     private final Counter skippedRows;
     private final Counter rejectedRows;
+    private final WeakHashes weakHashes;
 
     public DeviceImporter(ObjectMapper json, DatabaseLane database, ImportStore store, RegistrationConfig config,
-            MeterRegistry registry) {
+            MeterRegistry registry, WeakHashes weakHashes) {
         this.json = json;
+        this.weakHashes = weakHashes;
         this.database = database;
         this.store = store;
         this.batchSize = config.imports().batchSize();
@@ -81,7 +86,11 @@ public class DeviceImporter {
     public record Ended(boolean complete, String reason, ImportReport.ImportCounts counts) {
     }
 
-    public Ended run(InputStream body, OutputStream out, boolean replaceExisting) throws IOException {
+    /**
+     * @param caller who imports: a line that stores a superuser is rejected ({@code forbidden}) unless the token has
+     *               the {@code superuser} scope, like a PUT of one
+     */
+    public Ended run(InputStream body, OutputStream out, boolean replaceExisting, Caller caller) throws IOException {
         ImportReport.ImportCounts counts = new ImportReport.ImportCounts();
         ImportReport report = new ImportReport(json, out, counts);
         Lines lines = new Lines(body, maxLineBytes);
@@ -97,6 +106,11 @@ public class DeviceImporter {
                 }
                 ImportRow row = parse(line, report, counts);
                 if (row == null) {
+                    continue;
+                }
+                if (row.device().superuser() && !caller.has(Scope.SUPERUSER)) {
+                    reject(report, counts, row.line(), Caller.FORBIDDEN,
+                            caller.forbidden(Scope.SUPERUSER, "import a device with \"superuser\": true").getMessage());
                     continue;
                 }
                 Integer first = linesOfBatch.putIfAbsent(row.clientId(), row.line());
@@ -174,6 +188,8 @@ public class DeviceImporter {
                 counts.imported += written.imported();
                 counts.replaced += written.replaced();
                 counts.skipped += written.skipped();
+                counts.weakHashes += written.weak();
+                weakHashes.importedWeak(written.weak());
                 importedRows.increment(written.imported());
                 replacedRows.increment(written.replaced());
                 skippedRows.increment(written.skipped());

@@ -13,7 +13,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  *       is not imported, as soon as it is read (the reasons are PUT's 400 reasons, plus {@code line_too_long} and
  *       {@code duplicate_client_id}; the message never quotes a hash or a password);</li>
  *   <li>{@code {"type":"progress","committed_through_line":5000,"imported":..,"replaced":..,"skipped":..,
- *       "rejected":..}} after every committed batch: every line up to that one is decided for good;</li>
+ *       "rejected":..,"weak_hashes":..}} after every committed batch: every line up to that one is decided for good
+ *       ({@code weak_hashes}: of the imported and replaced rows, those whose bcrypt cost is below the service's, to be
+ *       rotated: {@code GET /v1/device-reports/weak-hashes} lists them);</li>
  *   <li>last, {@code {"type":"summary","complete":true,...}} with the same counts and {@code lines}; or, when the
  *       import stops early, {@code "complete":false} with the {@code reason} and {@code message} (a 503 reason:
  *       {@code backend_unavailable}, {@code overload}; or {@code body_unreadable}). Re-running the same file then
@@ -58,7 +60,7 @@ final class ImportReport {
 
     private ObjectNode counts(ObjectNode entry) {
         return entry.put("imported", counts.imported).put("replaced", counts.replaced).put("skipped", counts.skipped)
-                .put("rejected", counts.rejected);
+                .put("rejected", counts.rejected).put("weak_hashes", counts.weakHashes);
     }
 
     private void write(ObjectNode entry) throws IOException {
@@ -72,5 +74,7 @@ final class ImportReport {
         long replaced;
         long skipped;
         long rejected;
+        /** Of the imported and replaced rows, those whose hash is below the configured bcrypt cost. */
+        long weakHashes;
     }
 }

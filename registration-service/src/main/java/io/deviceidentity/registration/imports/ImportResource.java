@@ -23,6 +23,9 @@ import io.deviceidentity.metrics.Outcomes;
 import io.deviceidentity.overload.Deadline;
 import io.deviceidentity.overload.RequestDeadlines;
 import io.deviceidentity.registration.RegistrationConfig;
+import io.deviceidentity.registration.tokens.Caller;
+import io.deviceidentity.registration.tokens.RequiresScope;
+import io.deviceidentity.registration.tokens.Scope;
 import io.smallrye.common.annotation.Blocking;
 import io.vertx.ext.web.RoutingContext;
 
@@ -30,7 +33,8 @@ import io.vertx.ext.web.RoutingContext;
  * {@code POST /v1/device-imports}: the bulk import of devices whose bcrypt hashes exist already (migrating a fleet
  * from another broker's store without resetting a password; docs/migration.md). The body is JSON lines, one device a
  * line, read as a stream; the answer is {@code 200} with JSON lines written as the import goes ({@link ImportReport}).
- * Refused before anything is read: {@code 401} (no token, {@code BearerTokenFilter}), {@code 400} for a bad
+ * Refused before anything is read: {@code 401} (no token, {@code BearerTokenFilter}), {@code 403} (a token without
+ * {@code write}, or without {@code import-replace} for {@code existing=replace}), {@code 400} for a bad
  * {@code existing} parameter, {@code 415} for another content type, {@code 429 import_in_progress} while
  * {@code identity.registration.import.concurrency} imports run already.
  *
@@ -73,14 +77,19 @@ public class ImportResource {
      */
     @POST
     @Blocking
+    @RequiresScope(Scope.WRITE)
     @Consumes(NDJSON)
     @Produces(NDJSON)
     public Response importDevices(@QueryParam("existing") String existing, InputStream body,
             @Context RoutingContext context) {
         Deadline deadline = deadlines.of(context);
         boolean replace;
+        Caller caller = Caller.of(context);
         try {
             replace = replaceExisting(existing);
+            if (replace) {
+                caller.require(Scope.IMPORT_REPLACE, "import with existing=replace");
+            }
         } catch (InvalidRequestException invalid) {
             Answer refused = ErrorResponses.answerFor(invalid);
             outcomes.record(MetricNames.REGISTRATION_OUTCOMES, OPERATION, null, deadline, refused);
@@ -103,7 +112,7 @@ public class ImportResource {
         context.addEndHandler(ended -> release.run());
         StreamingOutput answer = out -> {
             try {
-                DeviceImporter.Ended ended = importer.run(body, out, replace);
+                DeviceImporter.Ended ended = importer.run(body, out, replace, caller);
                 outcomes.record(MetricNames.REGISTRATION_OUTCOMES, OPERATION, null, deadline, 200,
                         ended.complete() ? RESULT_OK : ErrorResponses.RESULT_UNAVAILABLE, ended.reason());
             } finally {

@@ -22,6 +22,7 @@ import io.deviceidentity.credentials.CredentialRows;
 import io.deviceidentity.overload.DatabaseLimits;
 import io.deviceidentity.overload.PooledConnections;
 import io.deviceidentity.overload.ServiceUnavailableException;
+import io.deviceidentity.registration.passwords.WeakHashes;
 import io.smallrye.faulttolerance.api.CircuitBreakerName;
 import io.smallrye.faulttolerance.api.RateLimitException;
 
@@ -43,7 +44,7 @@ public class ImportStore {
 
     /** Existing devices are left exactly as they are: re-running an import changes nothing. */
     private static final String SKIP_EXISTING = INSERT + " ON CONFLICT (client_id) DO NOTHING"
-            + " RETURNING true";
+            + " RETURNING true, substr(password_hash, 5, 2)";
 
     /**
      * Existing active devices whose stored fields differ from the line's take the line's (and lose their fast-path
@@ -56,18 +57,23 @@ public class ImportStore {
             + " WHERE device_credentials.status = 'active' AND (device_credentials.username,"
             + " device_credentials.password_hash, device_credentials.superuser, device_credentials.acl)"
             + " IS DISTINCT FROM (EXCLUDED.username, EXCLUDED.password_hash, EXCLUDED.superuser, EXCLUDED.acl)"
-            + " RETURNING (xmax = 0)";
+            + " RETURNING (xmax = 0), substr(password_hash, 5, 2)";
 
     private final AgroalDataSource dataSource;
     private final CredentialRows rows;
+    private final WeakHashes weakHashes;
 
-    public ImportStore(AgroalDataSource dataSource, ObjectMapper json) {
+    public ImportStore(AgroalDataSource dataSource, ObjectMapper json, WeakHashes weakHashes) {
         this.dataSource = dataSource;
         this.rows = new CredentialRows(json);
+        this.weakHashes = weakHashes;
     }
 
-    /** What one batch did: every row is exactly one of these. */
-    public record Written(int imported, int replaced, int skipped) {
+    /**
+     * What one batch did: every row is exactly one of imported, replaced, skipped; {@code weak} of the imported and
+     * replaced ones have a hash below the configured cost ({@link WeakHashes}).
+     */
+    public record Written(int imported, int replaced, int skipped, int weak) {
     }
 
     /** Rows of one batch must have distinct client ids (one statement cannot update a row twice). */
@@ -103,6 +109,7 @@ public class ImportStore {
             }
             int imported = 0;
             int replaced = 0;
+            int weak = 0;
             try (ResultSet result = statement.executeQuery()) {
                 while (result.next()) {
                     if (result.getBoolean(1)) {
@@ -110,9 +117,12 @@ public class ImportStore {
                     } else {
                         replaced++;
                     }
+                    if (Integer.parseInt(result.getString(2)) < weakHashes.cost()) {
+                        weak++;
+                    }
                 }
             }
-            return new Written(imported, replaced, size - imported - replaced);
+            return new Written(imported, replaced, size - imported - replaced, weak);
         }
     }
 }

@@ -35,6 +35,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.deviceidentity.http.ErrorBody;
 import io.deviceidentity.registration.devices.DeviceView;
+import io.deviceidentity.registration.tokens.RequiresScope;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -95,6 +96,27 @@ class OpenApiDocumentTest {
         JsonNode scheme = document.path("components").path("securitySchemes").path(ApiDocumentation.BEARER);
         assertEquals("http", scheme.path("type").asText());
         assertEquals("bearer", scheme.path("scheme").asText());
+    }
+
+    @Test
+    void everyResourceMethodDeclaresTheScopeItNeedsAndIsDocumentedWith403() throws Exception {
+        for (String name : classNames()) {
+            Class<?> type = Class.forName(name, false, OpenApiDocumentTest.class.getClassLoader());
+            if (type.getAnnotation(jakarta.ws.rs.Path.class) == null) {
+                continue;
+            }
+            for (Method method : type.getDeclaredMethods()) {
+                boolean resourceMethod = Arrays.stream(method.getAnnotations())
+                        .anyMatch(a -> a.annotationType().getAnnotation(HttpMethod.class) != null);
+                // Without it the filter refuses every token (fail closed); this keeps that from shipping unnoticed.
+                assertTrue(!resourceMethod || method.getAnnotation(RequiresScope.class) != null,
+                        type.getSimpleName() + "." + method.getName() + " declares no @RequiresScope");
+            }
+        }
+        for (Endpoint endpoint : endpoints()) {
+            assertTrue(ApiAnswers.OPERATIONS.get(endpoint.key()).stream().anyMatch(answer -> answer.status() == 403),
+                    endpoint.key());
+        }
     }
 
     @Test

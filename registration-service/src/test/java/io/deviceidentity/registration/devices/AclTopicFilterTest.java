@@ -32,7 +32,7 @@ class AclTopicFilterTest {
             acl.append(acl.isEmpty() ? "" : ",")
                     .append("{\"permission\":\"allow\",\"action\":\"all\",\"topic\":\"").append(topic).append("\"}");
         }
-        return "{\"password\":\"valid-password\",\"acl\":[" + acl + "]}";
+        return "{\"password\":\"valid-password-padded-\",\"acl\":[" + acl + "]}";
     }
 
     @ParameterizedTest(name = "topic \"{0}\" is stored")

@@ -70,14 +70,14 @@ class ConcurrentRegistrationTest {
         List<ParallelClient.Result> results;
         try (ParallelClient client = new ParallelClient(base, TIMEOUT, PARALLEL + 8)) {
             results = client.retryUnavailable(
-                    client.putAll(PARALLEL, i -> prefix + i, i -> passwordBody("password-" + i)), 5);
+                    client.putAll(PARALLEL, i -> prefix + i, i -> passwordBody("password-padded-to-22-" + i)), 5);
         }
         assertEquals(Map.of(201, (long) PARALLEL), statuses(results), () -> failures(results));
         for (ParallelClient.Result result : results) {
             DeviceCredential stored = Database.row(result.clientId()).orElseThrow(
                     () -> new AssertionError(result.clientId() + " was acknowledged but is not stored"));
             String index = result.clientId().substring(prefix.length());
-            assertTrue(Bcrypt.matches("password-" + index, stored.passwordHash()), result.clientId());
+            assertTrue(Bcrypt.matches("password-padded-to-22-" + index, stored.passwordHash()), result.clientId());
         }
         assertEquals(PARALLEL, Database.countWithPrefix(prefix));
     }
@@ -87,7 +87,7 @@ class ConcurrentRegistrationTest {
         String id = uniquePrefix("same50") + "d";
         List<ParallelClient.Result> results;
         try (ParallelClient client = new ParallelClient(base, TIMEOUT, PARALLEL + 8)) {
-            results = client.retryUnavailable(client.putAll(PARALLEL, i -> id, i -> passwordBody("password-" + i)), 5);
+            results = client.retryUnavailable(client.putAll(PARALLEL, i -> id, i -> passwordBody("password-padded-to-22-" + i)), 5);
         }
         assertEquals(Map.of(201, 1L, 200, (long) PARALLEL - 1), statuses(results),
                 () -> "one creation, the rest replacements: " + failures(results));
@@ -95,7 +95,7 @@ class ConcurrentRegistrationTest {
         // The last writer wins; whichever it was, its password was acknowledged to its caller.
         String hash = Database.row(id).orElseThrow().passwordHash();
         long matching = results.stream()
-                .filter(result -> Bcrypt.matches(result.requestBody().replaceAll(".*\"(password-\\d+)\".*", "$1"), hash))
+                .filter(result -> Bcrypt.matches(result.requestBody().replaceAll(".*\"(password-padded-to-22-\\d+)\".*", "$1"), hash))
                 .count();
         assertEquals(1, matching, "the stored password is not exactly one acknowledged request's");
     }

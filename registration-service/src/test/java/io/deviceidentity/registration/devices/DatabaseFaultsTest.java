@@ -79,7 +79,7 @@ class DatabaseFaultsTest {
     }
 
     private static Response put(String id) {
-        return api().body(passwordBody("fault-password")).put(PATH, id);
+        return api().body(passwordBody("fault-password-padded-")).put(PATH, id);
     }
 
     /** Status of a PUT retried until it is a 201, for at most 60 s (the breaker's test delay is 1 s). */

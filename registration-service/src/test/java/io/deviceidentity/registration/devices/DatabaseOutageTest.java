@@ -33,7 +33,7 @@ class DatabaseOutageTest {
         try {
             // More failures than the breaker's requestVolumeThreshold (10), so it must open whatever its history.
             for (int i = 0; i < 12; i++) {
-                writes.add(api().body(passwordBody("outage-password")).put(PATH, prefix + i));
+                writes.add(api().body(passwordBody("outage-password-padded")).put(PATH, prefix + i));
             }
             read = api().get(PATH, prefix + 0);
         } finally {
@@ -60,7 +60,7 @@ class DatabaseOutageTest {
         int status = 0;
         for (int attempt = 0; attempt < 60 && status != 201; attempt++) {
             Thread.sleep(250);
-            status = api().body(passwordBody("after-outage")).put(PATH, clientId).statusCode();
+            status = api().body(passwordBody("after-outage-padded-to")).put(PATH, clientId).statusCode();
         }
         return status;
     }

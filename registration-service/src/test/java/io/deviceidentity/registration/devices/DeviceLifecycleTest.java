@@ -31,32 +31,32 @@ class DeviceLifecycleTest {
     @Test
     void putCreatesWith201AndTheSameRequestAgainReplacesWith200LeavingOneRow() {
         String id = uniqueId("idempotent");
-        api().body(passwordBody("first-password")).put(PATH, id)
+        api().body(passwordBody("first-password-padded-")).put(PATH, id)
                 .then().statusCode(201).header("Location", "/v1/devices/" + id)
                 .body("clientid", equalTo(id)).body("status", equalTo("active"));
-        api().body(passwordBody("first-password")).put(PATH, id)
+        api().body(passwordBody("first-password-padded-")).put(PATH, id)
                 .then().statusCode(200).body("clientid", equalTo(id));
 
         assertEquals(1, Database.countWithPrefix(id));
-        assertTrue(Bcrypt.matches("first-password", Database.row(id).orElseThrow().passwordHash()));
+        assertTrue(Bcrypt.matches("first-password-padded-", Database.row(id).orElseThrow().passwordHash()));
     }
 
     @Test
     void putReplacesTheCredentialSoOnlyTheNewPasswordMatches() {
         String id = uniqueId("replace");
-        api().body(passwordBody("old-password")).put(PATH, id).then().statusCode(201);
-        api().body(passwordBody("new-password")).put(PATH, id).then().statusCode(200);
+        api().body(passwordBody("old-password-padded-to")).put(PATH, id).then().statusCode(201);
+        api().body(passwordBody("new-password-padded-to")).put(PATH, id).then().statusCode(200);
 
         String hash = Database.row(id).orElseThrow().passwordHash();
-        assertTrue(Bcrypt.matches("new-password", hash));
-        assertFalse(Bcrypt.matches("old-password", hash));
+        assertTrue(Bcrypt.matches("new-password-padded-to", hash));
+        assertFalse(Bcrypt.matches("old-password-padded-to", hash));
     }
 
     @Test
     void putStoresUsernameSuperuserAndAclAndAnOmittedFieldFallsBackToItsDefault() {
         String id = uniqueId("fields");
         api().body("""
-                {"password":"p-1","username":"meter-7","superuser":true,
+                {"password":"p-1-padded-to-22-chara","username":"meter-7","superuser":true,
                  "acl":[{"permission":"allow","action":"publish","topic":"meters/${clientid}/#","qos":[0,1],"retain":false}]}
                 """).put(PATH, id).then().statusCode(201)
                 .body("username", equalTo("meter-7")).body("superuser", equalTo(true))
@@ -69,7 +69,7 @@ class DeviceLifecycleTest {
                 stored.acl());
 
         // PUT replaces the whole credential: what is not sent is reset, not kept.
-        api().body(passwordBody("p-2")).put(PATH, id).then().statusCode(200)
+        api().body(passwordBody("p-2-padded-to-22-chara")).put(PATH, id).then().statusCode(200)
                 .body("username", nullValue()).body("superuser", equalTo(false))
                 // No rules of its own: the answer shows the default rules auth-service applies, and says so.
                 .body("acl_source", equalTo("default")).body("acl", hasSize(2))
@@ -86,7 +86,7 @@ class DeviceLifecycleTest {
     @Test
     void getShowsTheMetadataButNeverTheHash() {
         String id = uniqueId("get");
-        api().body("{\"password\":\"get-password\",\"username\":\"u-1\"}").put(PATH, id).then().statusCode(201);
+        api().body("{\"password\":\"get-password-padded-to\",\"username\":\"u-1\"}").put(PATH, id).then().statusCode(201);
         String hash = Database.row(id).orElseThrow().passwordHash();
 
         String body = api().get(PATH, id).then().statusCode(200)
@@ -110,11 +110,11 @@ class DeviceLifecycleTest {
     @Test
     void putAndDeleteClearAuthServicesFastPathVerifier() {
         String id = uniqueId("verifier");
-        api().body(passwordBody("first-password")).put(PATH, id).then().statusCode(201);
+        api().body(passwordBody("first-password-padded-")).put(PATH, id).then().statusCode(201);
         Database.plantVerifier(id);
         assertTrue(Database.rowWithVerifier(id).orElseThrow().verifier() != null);
 
-        api().body(passwordBody("second-password")).put(PATH, id).then().statusCode(200);
+        api().body(passwordBody("second-password-padded")).put(PATH, id).then().statusCode(200);
         assertEquals(null, Database.rowWithVerifier(id).orElseThrow().verifier(), "PUT cleared it");
 
         Database.plantVerifier(id);
@@ -125,10 +125,10 @@ class DeviceLifecycleTest {
     @Test
     void deleteRevokesSoTheCheckAuthServiceRunsDeniesTheDeviceFromTheNextAttempt() {
         String id = uniqueId("revoke");
-        api().body(passwordBody("revoke-me")).put(PATH, id).then().statusCode(201);
+        api().body(passwordBody("revoke-me-padded-to-22")).put(PATH, id).then().statusCode(201);
         DeviceCredential before = Database.row(id).orElseThrow();
         // auth-service allows exactly when the row is active and the password matches its hash.
-        assertTrue(before.isActive() && Bcrypt.matches("revoke-me", before.passwordHash()));
+        assertTrue(before.isActive() && Bcrypt.matches("revoke-me-padded-to-22", before.passwordHash()));
 
         api().delete(PATH, id).then().statusCode(204);
 
@@ -141,7 +141,7 @@ class DeviceLifecycleTest {
     @Test
     void aSecondDeleteOfARevokedDeviceIs204LikeTheFirstAndGetStillShowsItRevoked() {
         String id = uniqueId("revoke-twice");
-        api().body(passwordBody("revoke-me")).put(PATH, id).then().statusCode(201);
+        api().body(passwordBody("revoke-me-padded-to-22")).put(PATH, id).then().statusCode(201);
         api().delete(PATH, id).then().statusCode(204);
         java.time.Instant revokedAt = Database.row(id).orElseThrow().updatedAt();
 
@@ -169,14 +169,14 @@ class DeviceLifecycleTest {
     @Test
     void putOnARevokedDeviceReactivatesIt() {
         String id = uniqueId("reactivate");
-        api().body(passwordBody("pw-1")).put(PATH, id).then().statusCode(201);
+        api().body(passwordBody("pw-1-padded-to-22-char")).put(PATH, id).then().statusCode(201);
         api().delete(PATH, id).then().statusCode(204);
 
-        api().body(passwordBody("pw-2")).put(PATH, id).then().statusCode(200).body("status", equalTo("active"));
+        api().body(passwordBody("pw-2-padded-to-22-char")).put(PATH, id).then().statusCode(200).body("status", equalTo("active"));
 
         DeviceCredential stored = Database.row(id).orElseThrow();
         assertTrue(stored.isActive());
-        assertTrue(Bcrypt.matches("pw-2", stored.passwordHash()));
+        assertTrue(Bcrypt.matches("pw-2-padded-to-22-char", stored.passwordHash()));
         assertEquals(1, Database.countWithPrefix(id));
     }
 
@@ -184,8 +184,8 @@ class DeviceLifecycleTest {
     void storedHashIsAFreshlySaltedBcryptAtTheConfiguredCost() {
         String first = uniqueId("salt");
         String second = uniqueId("salt");
-        api().body(passwordBody("same-password")).put(PATH, first).then().statusCode(201);
-        api().body(passwordBody("same-password")).put(PATH, second).then().statusCode(201);
+        api().body(passwordBody("same-password-padded-t")).put(PATH, first).then().statusCode(201);
+        api().body(passwordBody("same-password-padded-t")).put(PATH, second).then().statusCode(201);
 
         String firstHash = Database.row(first).orElseThrow().passwordHash();
         String secondHash = Database.row(second).orElseThrow().passwordHash();

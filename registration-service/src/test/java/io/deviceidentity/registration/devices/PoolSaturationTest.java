@@ -50,7 +50,7 @@ class PoolSaturationTest {
                 heldByTheTest.add(pool.getConnection());
             }
             // More failures than the breaker's requestVolumeThreshold (10): counted, they would open it.
-            results = client.putAll(12, i -> prefix + i, i -> passwordBody("no-connection"));
+            results = client.putAll(12, i -> prefix + i, i -> passwordBody("no-connection-padded-t"));
         } finally {
             for (Connection connection : heldByTheTest) {
                 connection.close();
@@ -63,6 +63,6 @@ class PoolSaturationTest {
         }
         assertEquals(0, Database.countWithPrefix(prefix));
         assertEquals(CircuitBreakerState.CLOSED, circuitBreakers.currentState("device-store-save"));
-        api().body(passwordBody("pool-free-again")).put(PATH, prefix + "after").then().statusCode(201);
+        api().body(passwordBody("pool-free-again-padded")).put(PATH, prefix + "after").then().statusCode(201);
     }
 }

@@ -130,7 +130,7 @@ class ServiceSignalsIT {
                         try {
                             HttpResponse<String> answer = http.send(request(port, id)
                                     .header("Content-Type", "application/json")
-                                    .PUT(HttpRequest.BodyPublishers.ofString("{\"password\":\"sigterm-password\"}"))
+                                    .PUT(HttpRequest.BodyPublishers.ofString("{\"password\":\"sigterm-password-padde\"}"))
                                     .build(), HttpResponse.BodyHandlers.ofString());
                             answered.incrementAndGet();
                             if (answer.statusCode() >= 500 && answer.statusCode() != 503) {
@@ -214,7 +214,7 @@ class ServiceSignalsIT {
     private int put(int port, String id) {
         try {
             return http.send(request(port, id).header("Content-Type", "application/json")
-                    .PUT(HttpRequest.BodyPublishers.ofString("{\"password\":\"sigkill-password\"}")).build(),
+                    .PUT(HttpRequest.BodyPublishers.ofString("{\"password\":\"sigkill-password-padde\"}")).build(),
                     HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (IOException killed) {
             return -1; // connection refused or reset: not acknowledged

@@ -63,11 +63,11 @@ class SingleConnectionPoolTest {
     @Test
     void whileOneRegistrationHashesOtherRequestsUseTheOnlyConnection() throws Exception {
         String existing = uniqueId("one-conn");
-        api().body(passwordBody("existing")).put(PATH, existing).then().statusCode(201);
+        api().body(passwordBody("existing-padded-to-22-")).put(PATH, existing).then().statusCode(201);
         String hashing = uniqueId("one-conn");
         PausableHasher.Pause pause = hasher.pauseNextHash();
         CompletableFuture<Response> put = CompletableFuture.supplyAsync(
-                () -> api().body(passwordBody("paused")).put(PATH, hashing));
+                () -> api().body(passwordBody("paused-padded-to-22-ch")).put(PATH, hashing));
         try {
             assertTrue(pause.awaitHashInProgress(10), "the registration never started hashing");
             // Both need the pool's only connection while the first registration is mid-hash.
@@ -84,7 +84,7 @@ class SingleConnectionPoolTest {
         String prefix = uniquePrefix("burst20");
         List<ParallelClient.Result> results;
         try (ParallelClient client = new ParallelClient(base, NO_ANSWER_MEANS_DEADLOCK, 32)) {
-            results = client.putAll(20, i -> prefix + i, i -> passwordBody("burst-password-" + i));
+            results = client.putAll(20, i -> prefix + i, i -> passwordBody("burst-password-padded-" + i));
         }
         ObjectMapper json = new ObjectMapper();
         int successes = 0;
@@ -95,7 +95,7 @@ class SingleConnectionPoolTest {
                 String hash = Database.row(result.clientId()).orElseThrow(
                         () -> new AssertionError(result.clientId() + " was acknowledged but is not stored"))
                         .passwordHash();
-                assertTrue(Bcrypt.matches("burst-password-" + result.clientId().substring(prefix.length()), hash));
+                assertTrue(Bcrypt.matches("burst-password-padded-" + result.clientId().substring(prefix.length()), hash));
             } else if (result.status() == 503) {
                 String reason = json.readTree(result.body()).path("reason").asText();
                 // Refused for CPU or time is fine; refused for want of a connection means a request held two.

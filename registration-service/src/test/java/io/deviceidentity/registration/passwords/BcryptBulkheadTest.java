@@ -42,15 +42,15 @@ class BcryptBulkheadTest {
         String prefix = uniquePrefix("bulkhead");
         PausableHasher.Pause pause = hasher.pauseNextHash();
         CompletableFuture<Response> running = CompletableFuture.supplyAsync(
-                () -> api().body(passwordBody("running")).put(PATH, prefix + "running"));
+                () -> api().body(passwordBody("running-padded-to-22-c")).put(PATH, prefix + "running"));
         CompletableFuture<Response> queued = null;
         Response refused;
         try {
             assertTrue(pause.awaitHashInProgress(10), "the first registration never started hashing");
-            queued = CompletableFuture.supplyAsync(() -> api().body(passwordBody("queued")).put(PATH, prefix + "queued"));
+            queued = CompletableFuture.supplyAsync(() -> api().body(passwordBody("queued-padded-to-22-ch")).put(PATH, prefix + "queued"));
             awaitQueued();
 
-            refused = api().body(passwordBody("refused")).put(PATH, prefix + "refused");
+            refused = api().body(passwordBody("refused-padded-to-22-c")).put(PATH, prefix + "refused");
         } finally {
             pause.release();
         }

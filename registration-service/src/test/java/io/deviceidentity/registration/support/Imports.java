@@ -66,8 +66,13 @@ public final class Imports {
     }
 
     public static Answer post(String body, String query) {
+        return post(body, query, Devices.TOKEN);
+    }
+
+    /** The import as the caller holding {@code token}. */
+    public static Answer post(String body, String query, String token) {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + RestAssured.port + PATH + query))
-                .header("Authorization", "Bearer " + Devices.TOKEN).header("Content-Type", "application/x-ndjson")
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/x-ndjson")
                 .timeout(Duration.ofMinutes(5))
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
         try {

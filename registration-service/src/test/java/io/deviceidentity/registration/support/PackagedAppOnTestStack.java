@@ -16,7 +16,7 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
         return Map.of(
                 "identity.db.port", System.getProperty("test.pgbouncer.port", "56433"),
                 "identity.schema.port", System.getProperty("test.pg.port", "55433"),
-                "identity.registration.tokens", Devices.TOKEN + "," + Devices.SECOND_TOKEN,
+                "identity.registration.tokens", Devices.TOKENS,
                 "identity.registration.bcrypt-cost", "4",
                 "quarkus.fault-tolerance.\"io.deviceidentity.registration.devices.DeviceStore/save\".circuit-breaker.delay", "1000",
                 "quarkus.fault-tolerance.\"io.deviceidentity.credentials.CredentialFinder/find\".circuit-breaker.delay", "1000",

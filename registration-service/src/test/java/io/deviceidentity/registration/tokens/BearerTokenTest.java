@@ -23,7 +23,7 @@ class BearerTokenTest {
     @Test
     void requestWithoutAnAuthorizationHeaderIs401JsonAndWritesNothing() {
         String id = uniqueId("no-token");
-        RestAssured.given().contentType(ContentType.JSON).body(passwordBody("valid-password")).put(PATH, id)
+        RestAssured.given().contentType(ContentType.JSON).body(passwordBody("valid-password-padded-")).put(PATH, id)
                 .then().statusCode(401).contentType(ContentType.JSON)
                 .header("WWW-Authenticate", "Bearer").body("reason", equalTo("unauthorized"));
         assertTrue(Database.row(id).isEmpty());
@@ -41,7 +41,7 @@ class BearerTokenTest {
     void anythingButAnAcceptedBearerTokenIs401ForEveryMethodAndWritesNothing(String authorization) {
         String id = uniqueId("bad-token");
         RestAssured.given().header("Authorization", authorization).contentType(ContentType.JSON)
-                .body(passwordBody("valid-password")).put(PATH, id)
+                .body(passwordBody("valid-password-padded-")).put(PATH, id)
                 .then().statusCode(401).body("reason", equalTo("unauthorized"));
         RestAssured.given().header("Authorization", authorization).get(PATH, id).then().statusCode(401);
         RestAssured.given().header("Authorization", authorization).delete(PATH, id).then().statusCode(401);
@@ -51,7 +51,7 @@ class BearerTokenTest {
     @Test
     void revokingWithoutATokenLeavesTheDeviceActive() {
         String id = uniqueId("keep");
-        Devices.api().body(passwordBody("valid-password")).put(PATH, id).then().statusCode(201);
+        Devices.api().body(passwordBody("valid-password-padded-")).put(PATH, id).then().statusCode(201);
         RestAssured.given().delete(PATH, id).then().statusCode(401);
         assertTrue(Database.row(id).orElseThrow().isActive());
     }
@@ -60,7 +60,7 @@ class BearerTokenTest {
     void everyConfiguredTokenIsAcceptedWhateverTheSchemeCase() {
         String id = uniqueId("second-token");
         RestAssured.given().header("Authorization", "bearer " + Devices.SECOND_TOKEN).contentType(ContentType.JSON)
-                .body(passwordBody("valid-password")).put(PATH, id).then().statusCode(201);
+                .body(passwordBody("valid-password-padded-")).put(PATH, id).then().statusCode(201);
         RestAssured.given().header("Authorization", "Bearer " + Devices.TOKEN).get(PATH, id).then().statusCode(200);
     }
 

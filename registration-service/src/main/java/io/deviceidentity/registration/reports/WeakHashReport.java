@@ -1,0 +1,79 @@
+package io.deviceidentity.registration.reports;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.faulttolerance.Bulkhead;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+
+import io.agroal.api.AgroalDataSource;
+import io.deviceidentity.overload.DatabaseLimits;
+import io.deviceidentity.overload.PooledConnections;
+import io.deviceidentity.overload.ServiceUnavailableException;
+import io.smallrye.faulttolerance.api.CircuitBreakerName;
+import io.smallrye.faulttolerance.api.RateLimitException;
+
+/**
+ * Reads one page of weak hashes: one statement on one pooled connection, an index range scan on
+ * {@code device_credentials_hash_cost} (V5: the cost's two digits, then the client id, active rows only), so a page
+ * costs the same whether one row in a million is weak or all of them are. Keyset pagination: the page after
+ * {@code (cost, client id)} starts strictly after that pair, so rows written between two pages are neither skipped
+ * twice nor repeated, and a deep page costs what the first one does.
+ */
+@ApplicationScoped
+public class WeakHashReport {
+
+    private static final String PAGE = "SELECT client_id, substr(password_hash, 5, 2) FROM device_credentials"
+            + " WHERE status = 'active' AND substr(password_hash, 5, 2) < ?"
+            + " AND (substr(password_hash, 5, 2), client_id) > (?, ?)"
+            + " ORDER BY substr(password_hash, 5, 2), client_id LIMIT ?";
+
+    private final AgroalDataSource dataSource;
+
+    public WeakHashReport(AgroalDataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /**
+     * Up to {@code limit} devices with a cost below {@code cost} (two digits, as stored) after the position
+     * ({@code afterCost}, {@code afterClientId}); {@code ""} and {@code ""} start at the beginning.
+     */
+    @Bulkhead(DatabaseLimits.BULKHEAD)
+    @Timeout(DatabaseLimits.TIMEOUT_MILLIS)
+    @CircuitBreakerName("weak-hash-report")
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
+            skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
+                    ServiceUnavailableException.class})
+    public List<WeakHashPage.WeakHash> page(String cost, String afterCost, String afterClientId, int limit)
+            throws SQLException {
+        try (Connection connection = PooledConnections.take(dataSource);
+                PreparedStatement statement = connection.prepareStatement(PAGE)) {
+            statement.setString(1, cost);
+            statement.setString(2, afterCost);
+            statement.setString(3, afterClientId);
+            statement.setInt(4, limit);
+            List<WeakHashPage.WeakHash> page = new ArrayList<>(limit);
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    page.add(new WeakHashPage.WeakHash(result.getString(1), costOf(result.getString(2))));
+                }
+            }
+            return page;
+        }
+    }
+
+    /** Two digits for every hash the service wrote; anything else (a row written by hand) reads as 0. */
+    private static int costOf(String digits) {
+        return digits.length() == 2 && Character.isDigit(digits.charAt(0)) && Character.isDigit(digits.charAt(1))
+                ? Integer.parseInt(digits) : 0;
+    }
+}
