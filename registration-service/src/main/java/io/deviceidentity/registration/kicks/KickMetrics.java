@@ -21,7 +21,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 public final class KickMetrics {
 
     static final String[] FAILURE_REASONS = {"unreachable", "timeout", "unauthorized", "forbidden", "status_404",
-            "status_other", "io_error", "error", "database"};
+            "status_other", "io_error", "error"};
 
     private final MeterRegistry registry;
     private final Clock clock;
