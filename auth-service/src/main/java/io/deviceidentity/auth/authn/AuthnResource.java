@@ -36,11 +36,14 @@ public class AuthnResource {
     private final Authenticator authenticator;
     private final RequestAnswerer answerer;
     private final ObjectMapper json;
+    private final SessionLife sessionLife;
 
-    public AuthnResource(Authenticator authenticator, RequestAnswerer answerer, ObjectMapper json) {
+    public AuthnResource(Authenticator authenticator, RequestAnswerer answerer, ObjectMapper json,
+            SessionLife sessionLife) {
         this.authenticator = authenticator;
         this.answerer = answerer;
         this.json = json;
+        this.sessionLife = sessionLife;
     }
 
     @POST
@@ -52,15 +55,18 @@ public class AuthnResource {
                 () -> AuthnRequest.from(JsonBodies.emqxObject(json, body, context.request().getHeader(CONTENT_TYPE))),
                 AuthnRequest::clientId,
                 (request, deadline) -> authenticator.authenticate(request, deadline, context.request().connection())
-                        .thenApply(AuthnResource::answer));
+                        .thenApply(this::answer));
     }
 
-    private static Answer answer(AuthnOutcome outcome) {
+    private Answer answer(AuthnOutcome outcome) {
         AuthnAnswer body = outcome.device() == null
                 ? AuthnAnswer.result(outcome.result())
                 : outcome.device().superuser()
                         ? new AuthnAnswer(outcome.result(), true, null)
                         : new AuthnAnswer(outcome.result(), false, DeviceAcl.rulesFor(outcome.device()));
+        if (outcome.device() != null) {
+            body = body.withExpireAt(sessionLife.expireAt());
+        }
         return new Answer(Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build(), outcome.result(),
                 outcome.reason());
     }
