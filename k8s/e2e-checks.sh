@@ -31,11 +31,18 @@
 #                                          was denied, no 5xx but 503, no timeout, transport error or call expired in
 #                                          EMQX's queue, no more calls pending at the end than the pool holds in
 #                                          flight; report.html exists
+#   k8s/e2e-checks.sh revoke-kicks         revocation reaches a live session: a device connected through EMQX with a
+#                                          real MQTT client (k8s/jobs/mqtt-session-job.yaml) is revoked through
+#                                          registration-service, and EMQX must have dropped it within
+#                                          KICK_BOUND_SECONDS (every node's `emqx ctl clients show`), and not let it
+#                                          back in (its client reconnects with the revoked credentials)
+#   k8s/e2e-checks.sh rekey-kicks          the same for a password change (PUT with a new password)
 #
 # Environment: NAMESPACE (identity), RELEASE (device-identity), REPORT_DIR (target/k8s-report), STORM_WAIT_SECONDS
 # (270: the storm Job holds its connections HOLD_SECONDS, 420 s), RECONNECT_SLACK_SECONDS (30: emqtt's 5 s reconnect timer, DNS and
 # the Service's endpoint update on top of the capacity-derived time), LOADTEST_MAX_PENDING (42: the Job's
-# --pool-size x --pipelining), STORM_CAPACITY_SHARE (0.5), STORM_PODS (the storm Job file's completions).
+# --pool-size x --pipelining), STORM_CAPACITY_SHARE (0.5), STORM_PODS (the storm Job file's completions),
+# KICK_BOUND_SECONDS (5), KICK_CONNECT_SECONDS (120: the MQTT client's first connect).
 #
 # Recorded inputs (make test, build-checks' E2eChecksTest): E2E_RECORDED=<dir> makes every cluster read come from
 # files in <dir> instead of kubectl, and time virtual (no real sleeps). Files, each optional unless a check needs it:
@@ -45,6 +52,8 @@
 #   metrics-<pod>                    /q/metrics text
 #   emqx-stats-<pod>                 `emqx ctl broker stats` output
 #   job-<job>-completions, job-<job>-clients-per-pod
+#   emqx-client-<pod>-<clientid>     `emqx ctl clients show <clientid>` output on that EMQX pod
+#   registration-<METHOD>-<clientid> the HTTP status registration-service answered
 # A file <name>.<n> is what the n-th read of <name> returns (the last numbered one is kept for later reads), so a
 # sequence of polls can be recorded. Deleting a pod is appended to <dir>/.actions (E2E_ACTIONS overrides).
 set -euo pipefail
@@ -413,6 +422,104 @@ loadtest_report() {
   log "load test verdict: passed"
 }
 
+# --- revocation reaches live sessions (issue #24) ---------------------------------------------------------------
+: "${KICK_BOUND_SECONDS:=5}" "${KICK_CONNECT_SECONDS:=120}"
+
+# registration_api METHOD CLIENT_ID [PASSWORD]: the HTTP status of PUT (with that password; username = client id)
+# or DELETE /v1/devices/CLIENT_ID, through a port-forward to registration-service with the release's token.
+registration_api() {
+  local method=$1 id=$2 password=${3:-} token pf status= body=
+  if [[ -n "$E2E_RECORDED" ]]; then recorded "registration-$method-$id"; return; fi
+  token=$(kube get secret "$RELEASE-registration-tokens" -o jsonpath='{.data.tokens}' | base64 -d | cut -d, -f1)
+  [[ -n "$token" ]] || fail "cannot read registration-service's token"
+  [[ "$method" == PUT ]] && body=$(printf '{"username":"%s","password":"%s"}' "$id" "$password")
+  LOCAL_PORT=$((LOCAL_PORT + 1))
+  kube port-forward "svc/$RELEASE-registration-service" "$LOCAL_PORT:8082" >/dev/null 2>&1 &
+  pf=$!
+  for _ in $(seq 1 50); do
+    status=$(curl -sS -o /dev/null -w '%{http_code}' -X "$method" -H "Authorization: Bearer $token" \
+      ${body:+-H 'Content-Type: application/json' --data "$body"} "http://127.0.0.1:$LOCAL_PORT/v1/devices/$id" 2>/dev/null) \
+      && [[ "$status" != 000 ]] && break
+    sleep 0.2
+  done
+  kill "$pf" 2>/dev/null || true
+  wait "$pf" 2>/dev/null || true
+  echo "${status:-000}"
+}
+
+mqtt_session_start() {
+  local id=$1 password=$2
+  if [[ -n "$E2E_RECORDED" ]]; then echo "start mqtt session $id" >>"$E2E_ACTIONS"; return; fi
+  sed -e "s/DEVICE_PASSWORD/$password/g" -e "s/DEVICE_ID/$id/g" -e "s/device-identity-emqx/$RELEASE-emqx/" \
+    "$ROOT/k8s/jobs/mqtt-session-job.yaml" | kube apply -f - >/dev/null
+}
+
+mqtt_session_stop() {
+  if [[ -n "$E2E_RECORDED" ]]; then echo "stop mqtt session $1" >>"$E2E_ACTIONS"; return; fi
+  kube delete job "device-identity-mqtt-session-$1" --wait=false >/dev/null 2>&1 || true
+}
+
+# client_connected CLIENT_ID: 0 when any EMQX node holds a connected channel for it. The channel table is per node
+# (emqx_mgmt_cli.erl if_client/2 reads the local ?CHAN_TAB), so every pod is asked; a node that cannot be asked
+# fails the verdict rather than reading as "not connected".
+client_connected() {
+  local id=$1 name uid out pods found=1
+  pods=$(pods_of emqx) || fail "cannot list the EMQX pods"
+  [[ -n "$pods" ]] || fail "no EMQX pod found: nothing to judge"
+  while read -r name uid; do
+    [[ -n "$name" ]] || continue
+    if [[ -n "$E2E_RECORDED" ]]; then
+      out=$(recorded "emqx-client-$name-$id") || fail "cannot ask $name about $id"
+    else
+      out=$(kube exec "$name" -c emqx -- emqx ctl clients show "$id" 2>/dev/null) || fail "cannot ask $name about $id"
+    fi
+    [[ "$out" == *"connected=true"* ]] && found=0
+  done <<<"$pods"
+  return "$found"
+}
+
+# session_kicked revoke|rekey: a connected device, revoked or re-keyed, is off EMQX within KICK_BOUND_SECONDS.
+session_kicked() {
+  local mode=$1 id="e2e-$1-probe" deadline start elapsed status expected
+  local password="e2e-$1-first-${RANDOM}${RANDOM}" second="e2e-$1-second-${RANDOM}${RANDOM}"
+  status=$(registration_api PUT "$id" "$password")
+  [[ "$status" == 200 || "$status" == 201 ]] || fail "registering $id answered $status"
+  mqtt_session_start "$id" "$password"
+  deadline=$(($(now) + KICK_CONNECT_SECONDS))
+  until client_connected "$id"; do
+    (($(now) < deadline)) || { mqtt_session_stop "$id"; fail "the MQTT client of $id never connected to EMQX"; }
+    pause 2
+  done
+  log "$id is connected to EMQX; ${mode}ing it"
+  start=$(now)
+  if [[ "$mode" == revoke ]]; then
+    status=$(registration_api DELETE "$id"); expected=204
+  else
+    status=$(registration_api PUT "$id" "$second"); expected=200
+  fi
+  [[ "$status" == "$expected" ]] || { mqtt_session_stop "$id"; fail "the $mode of $id answered $status, not $expected"; }
+  while client_connected "$id"; do
+    elapsed=$(($(now) - start))
+    ((elapsed < KICK_BOUND_SECONDS)) \
+      || { mqtt_session_stop "$id"; fail "$id was still connected to EMQX $elapsed s after its $mode (bound ${KICK_BOUND_SECONDS} s)"; }
+    pause 1
+  done
+  elapsed=$(($(now) - start))
+  log "EMQX dropped $id within $elapsed s of its $mode"
+  # Its client reconnects with the old password: that must be refused, so the device stays off.
+  pause 3
+  if client_connected "$id"; then
+    mqtt_session_stop "$id"
+    fail "$id is connected again after its $mode: the old credentials were accepted"
+  fi
+  mqtt_session_stop "$id"
+  [[ "$mode" != rekey ]] || registration_api DELETE "$id" >/dev/null || true
+  log "$mode reaches the live session: dropped within $elapsed s (bound ${KICK_BOUND_SECONDS} s) and kept off"
+}
+
+revoke_kicks() { session_kicked revoke; }
+rekey_kicks() { session_kicked rekey; }
+
 case "$COMMAND" in
   no-500) no_500 ;;
   pgbouncer-refusals) pgbouncer_refusals ;;
@@ -420,5 +527,7 @@ case "$COMMAND" in
   storm-connected) storm_connected ;;
   reconnect-storm) reconnect_storm ;;
   loadtest-report) loadtest_report ;;
-  *) sed -n '2,49p' "$0" >&2; exit 2 ;;
+  revoke-kicks) revoke_kicks ;;
+  rekey-kicks) rekey_kicks ;;
+  *) sed -n '2,58p' "$0" >&2; exit 2 ;;
 esac

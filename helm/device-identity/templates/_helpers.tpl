@@ -183,6 +183,40 @@ takes over, so that callers keep working.
 {{- end -}}
 {{- end -}}
 
+{{/*
+The kick of revoked and re-keyed devices (registrationService.kicks, docs/security.md#revocation), as JSON:
+enabled, url (EMQX's REST API), secret (a Secret with "key" and "secret"), own (the chart generates that Secret and
+bootstraps the key into the EMQX it deploys). An EMQX of this chart: its Service's dashboard port, the key
+"registration-service" with a secret generated once and kept across upgrades. Your own EMQX: kicks.emqxApiUrl with
+kicks.existingSecret (checked in _validate.tpl).
+*/}}
+{{- define "device-identity.kicks" -}}
+{{- $k := .Values.registrationService.kicks -}}
+{{- $emqx := include "device-identity.componentName" (dict "root" . "component" "emqx") -}}
+{{- if and $k.enabled $k.emqxApiUrl -}}
+{{- dict "enabled" true "url" $k.emqxApiUrl "secret" $k.existingSecret "own" false | toJson -}}
+{{- else if and $k.enabled .Values.emqx.enabled -}}
+{{- dict "enabled" true "url" (printf "http://%s.%s.svc.%s:18083" $emqx .Release.Namespace .Values.clusterDomain) "secret" (include "device-identity.emqxApiSecretName" .) "own" true | toJson -}}
+{{- else -}}
+{{- dict "enabled" false "own" false | toJson -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "device-identity.emqxApiSecretName" -}}
+{{- include "device-identity.componentName" (dict "root" . "component" "emqx-api") -}}
+{{- end -}}
+
+{{/* The name of the API key registration-service uses at the chart's EMQX (basic auth user; not a secret). */}}
+{{- define "device-identity.emqxApiKey" -}}registration-service{{- end -}}
+
+{{- define "device-identity.emqxApiSecret" -}}
+{{- if .Values.registrationService.kicks.apiSecret -}}
+{{- .Values.registrationService.kicks.apiSecret -}}
+{{- else -}}
+{{- include "device-identity.generated" (dict "root" . "secret" (include "device-identity.emqxApiSecretName" .) "key" "secret" "cacheKey" "emqxApiSecret") -}}
+{{- end -}}
+{{- end -}}
+
 {{/* ----- Arithmetic on values ------------------------------------------------------------------------------- */}}
 
 {{/* A duration ("100ms", "4s", "1m", "2h") in milliseconds. Helm has no duration type, so values use this form. */}}

@@ -45,6 +45,8 @@ data:
   {{- end }}
   {{- if eq .component "auth-service" }}
   IDENTITY_AUTH_UNKNOWN_DEVICE: {{ $svc.unknownDevice | quote }}
+  # Every allow carries expire_at within this (docs/security.md#revocation).
+  IDENTITY_AUTH_MAX_SESSION_LIFE: {{ $svc.maxSessionLife | quote }}
   IDENTITY_AUTH_RATE_LIMIT_ATTEMPTS: {{ $svc.rateLimit.attempts | quote }}
   IDENTITY_AUTH_RATE_LIMIT_PERIOD: {{ $svc.rateLimit.period | quote }}
   # The verified-credential fast path; the key set (IDENTITY_AUTH_FAST_PATH_KEYS) and this service's own database
@@ -66,6 +68,12 @@ data:
   # Shortest device password accepted (values registrationService.minPasswordLength; docs/security.md).
   IDENTITY_REGISTRATION_MIN_PASSWORD_LENGTH: {{ $svc.minPasswordLength | quote }}
   {{- end }}
+  {{- $kicks := include "device-identity.kicks" $root | fromJson }}
+  {{- if and (eq .component "registration-service") $kicks.enabled }}
+  # Revocations and password changes kick the device's live session through EMQX's REST API (the key and secret
+  # come from a Secret).
+  IDENTITY_KICKS_EMQX_API_URL: {{ $kicks.url | quote }}
+  {{- end }}
 {{- end -}}
 
 {{/* Secrets the pods read at start; tokens from an existingSecret are the owner's to roll. */}}
@@ -78,6 +86,9 @@ data:
 {{- end -}}
 {{- if and (eq .component "registration-service") (not .root.Values.registrationService.existingSecret) -}}
 {{- $secrets = append $secrets (include "device-identity.registrationTokens" .root) -}}
+{{- end -}}
+{{- if and (eq .component "registration-service") (include "device-identity.kicks" .root | fromJson).own -}}
+{{- $secrets = append $secrets (include "device-identity.emqxApiSecret" .root) -}}
 {{- end -}}
 {{- if and (eq .component "registration-service") .root.Values.postgresql.enabled -}}
 {{- /* Its init container sets auth-service's role password. */ -}}
@@ -163,6 +174,19 @@ spec:
                 secretKeyRef:
                   name: {{ include "device-identity.tokensSecretName" $root }}
                   key: tokens
+            {{- $kicks := include "device-identity.kicks" $root | fromJson }}
+            {{- if $kicks.enabled }}
+            - name: IDENTITY_KICKS_EMQX_API_KEY
+              valueFrom:
+                secretKeyRef:
+                  name: {{ $kicks.secret }}
+                  key: key
+            - name: IDENTITY_KICKS_EMQX_API_SECRET
+              valueFrom:
+                secretKeyRef:
+                  name: {{ $kicks.secret }}
+                  key: secret
+            {{- end }}
             {{- end }}
             {{- with $svc.extraEnv }}
             {{- toYaml . | nindent 12 }}

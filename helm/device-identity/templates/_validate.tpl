@@ -13,6 +13,11 @@ fails with all of them at once (templates/validate.yaml). README "Kubernetes" li
 {{- $errors = append $errors "database: postgresql.enabled=false but neither database.existingSecret nor database.password is set: the chart would generate a random password that your PostgreSQL does not know. Create the role and database (docs/kubernetes.md, \"Your own PostgreSQL\"), put the role's password in a Secret (kubectl -n <namespace> create secret generic identity-db --from-literal=password=...) and set database.existingSecret=identity-db, or set database.password." -}}
 {{- end -}}
 
+{{/* 0b. Kicks to an EMQX this chart does not deploy need that EMQX's API key. */}}
+{{- if and $v.registrationService.kicks.enabled $v.registrationService.kicks.emqxApiUrl (not $v.registrationService.kicks.existingSecret) -}}
+{{- $errors = append $errors "kicks: registrationService.kicks.emqxApiUrl is set but registrationService.kicks.existingSecret is not: registration-service needs an API key of that EMQX to kick revoked devices. Create one in EMQX (api_key.bootstrap_file, or the dashboard), put it in a Secret (kubectl -n <namespace> create secret generic emqx-api --from-literal=key=... --from-literal=secret=...) and set registrationService.kicks.existingSecret=emqx-api, or unset emqxApiUrl." -}}
+{{- end -}}
+
 {{/* 1. Timeouts: service deadline < worst-case answer time < EMQX request_timeout. */}}
 {{- $bcryptWorst := mulf ($v.bcrypt.millis | float64) ($v.bcrypt.worstCaseFactor | float64) | ceil | int64 -}}
 {{- $writeMs := include "device-identity.millis" $v.authService.answerWriteMargin | int64 -}}

@@ -29,6 +29,16 @@ public interface AuthConfig {
 
     FastPath fastPath();
 
+    /**
+     * Longest life of an MQTT session this service allows: every allow carries {@code expire_at} (Unix seconds), at
+     * which EMQX disconnects the device (MQTT 5: DISCONNECT 0x87), whatever happens to a kick. Each answer takes a
+     * random 0..10 % off, so that devices that connected together (after a storm) do not all reconnect together.
+     * {@code 0s}: no {@code expire_at}, sessions last until the device or a kick ends them. Otherwise at least 1m
+     * (EMQX refuses an {@code expire_at} in the past, so clock skew needs room). Default 24h (SessionLife).
+     */
+    @WithDefault("24h")
+    Duration maxSessionLife();
+
     enum UnknownDeviceResult {
         deny,
         ignore

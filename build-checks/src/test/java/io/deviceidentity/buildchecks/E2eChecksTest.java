@@ -46,7 +46,9 @@ class E2eChecksTest {
             "storm-connected", List.of("fail-devices-left-out", "fail-zero-emqx-pods"),
             "storm-rate", List.of("fail-no-bcrypt-measured", "fail-capacity-under-one-connect-per-pod"),
             "reconnect-storm", List.of("fail-devices-not-reconnected", "fail-reconnected-without-fast-path",
-                    "fail-500-during-reconnects", "fail-pgbouncer-refused"));
+                    "fail-500-during-reconnects", "fail-pgbouncer-refused"),
+            "revoke-kicks", List.of("fail-still-connected-after-bound", "fail-back-after-revoke", "fail-zero-emqx-pods"),
+            "rekey-kicks", List.of("fail-still-connected-after-bound", "fail-back-with-old-password"));
 
     static Set<String> verdicts() {
         Set<String> verdicts = new LinkedHashSet<>();
@@ -61,7 +63,7 @@ class E2eChecksTest {
     void everyVerdictHasPassingAndFailingSamples() throws IOException {
         Set<String> verdicts = verdicts();
         assertEquals(Set.of("no-500", "pgbouncer-refusals", "storm-rate", "storm-connected", "reconnect-storm",
-                "loadtest-report"), verdicts);
+                "loadtest-report", "revoke-kicks", "rekey-kicks"), verdicts);
         for (String verdict : verdicts) {
             List<String> samples = samples(verdict);
             assertTrue(samples.stream().anyMatch(s -> s.startsWith("pass-")), verdict + " has no passing sample");
@@ -141,6 +143,19 @@ class E2eChecksTest {
         List<String> lines = result.output().strip().lines().toList();
         assertEquals("3", lines.get(lines.size() - 1), result.output());
         assertTrue(result.output().contains("3 pods x 3 connects/s"), result.output());
+    }
+
+    @Test
+    void theRevocationVerdictsHoldARealMqttSessionAndEndIt() throws Exception {
+        for (String verdict : List.of("revoke-kicks", "rekey-kicks")) {
+            String id = "e2e-" + verdict.replace("-kicks", "") + "-probe";
+            Result result = run(verdict, "pass-dropped-within-bound");
+            assertEquals(0, result.exit(), result.output());
+            assertEquals(List.of("start mqtt session " + id, "stop mqtt session " + id), result.actions());
+            assertTrue(result.output().contains("dropped within 2 s (bound 5 s)"), result.output());
+        }
+        String job = Repo.read("k8s/jobs/mqtt-session-job.yaml");
+        assertTrue(job.contains("\"-i\", \"DEVICE_ID\"") && job.contains("\"-P\", \"DEVICE_PASSWORD\""), job);
     }
 
     private static void judge(String verdict, String sample) throws Exception {

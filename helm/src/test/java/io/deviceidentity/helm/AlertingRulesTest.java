@@ -79,7 +79,7 @@ class AlertingRulesTest {
         assertEquals("kube-prometheus-stack", rule.getMetadata().getLabels().get("release"));
         assertEquals("device-identity", rule.getMetadata().getLabels().get("app.kubernetes.io/part-of"));
         assertEquals(List.of("device-identity.answers", "device-identity.latency", "device-identity.pools",
-                "device-identity.fastpath"), rule.getSpec().getGroups().stream().map(RuleGroup::getName).toList());
+                "device-identity.kicks", "device-identity.fastpath"), rule.getSpec().getGroups().stream().map(RuleGroup::getName).toList());
     }
 
     @Test
@@ -125,8 +125,23 @@ class AlertingRulesTest {
         }
         assertEquals(Set.of("IdentityOverloadAnswers", "IdentityBackendUnavailable", "IdentityCircuitBreakerOpen",
                 "IdentityLatencyNearDeadline", "IdentityJdbcPoolSaturated", "IdentityDatabaseLaneSaturated",
-                "IdentityBcryptStandingQueue", "IdentityPgBouncerClientsWaiting", "IdentityFastPathHitRatioLow"),
+                "IdentityBcryptStandingQueue", "IdentityPgBouncerClientsWaiting", "IdentityFastPathHitRatioLow",
+                "IdentityKickNotDelivered"),
                 alerts);
+    }
+
+    @Test
+    void theKickAlertReadsTheOldestPendingKickAgainstItsMaxAgeAndNeedsKicks() {
+        List<Rule> rules = rules(enabledWith("alerts.kickNotDelivered.maxAge", "10m",
+                "alerts.kickNotDelivered.for", "3m", "alerts.kickNotDelivered.severity", "warning"));
+        Rule kick = rules.stream().filter(r -> r.getAlert().equals("IdentityKickNotDelivered")).findFirst().orElseThrow();
+        String expr = kick.getExpr().getStrVal();
+        assertTrue(expr.contains("identity_registration_kicks_oldest_pending_seconds{namespace=\"identity\","
+                + "service=\"device-identity-registration-service\"}") && expr.endsWith("> 600"), expr);
+        assertEquals("3m", kick.getFor());
+        assertEquals("warning", kick.getLabels().get("severity"));
+        assertFalse(rules(enabledWith("registrationService.kicks.enabled", false)).stream()
+                .anyMatch(r -> r.getAlert().equals("IdentityKickNotDelivered")), "no kicks, no kick alert");
     }
 
     @Test

@@ -102,6 +102,7 @@ class ServicesTest {
                 Map.entry("IDENTITY_OVERLOAD_BCRYPT_MAX_WAIT", "1s"),
                 Map.entry("IDENTITY_OVERLOAD_BCRYPT_INTERVAL", "100ms"),
                 Map.entry("IDENTITY_AUTH_UNKNOWN_DEVICE", "deny"),
+                Map.entry("IDENTITY_AUTH_MAX_SESSION_LIFE", "24h"),
                 Map.entry("IDENTITY_AUTH_RATE_LIMIT_ATTEMPTS", "10"),
                 Map.entry("IDENTITY_AUTH_RATE_LIMIT_PERIOD", "1m"),
                 Map.entry("IDENTITY_AUTH_FAST_PATH_ENABLED", "true"),

@@ -13,6 +13,16 @@ public final class MetricNames {
     /** Counter of bulk-imported rows, tagged {@link #TAG_RESULT}: imported, replaced, skipped, rejected. */
     public static final String REGISTRATION_IMPORT_ROWS = "identity.registration.import.rows";
 
+    /** Gauge: 1 while registration-service kicks revoked and re-keyed devices off EMQX (an EMQX API is configured). */
+    public static final String KICKS_ENABLED = "identity.registration.kicks.enabled";
+    /** Gauge of kicks recorded and not yet delivered, and of the oldest one's age (seconds). */
+    public static final String KICKS_PENDING = "identity.registration.kicks.pending";
+    public static final String KICKS_OLDEST_PENDING = "identity.registration.kicks.oldest.pending";
+    /** Counter of kicks EMQX answered, tagged {@link #TAG_RESULT}: kicked (204), not_connected (404). */
+    public static final String KICKS_DELIVERED = "identity.registration.kicks.delivered";
+    /** Counter of failed kick attempts (each retried), tagged {@link #TAG_REASON}. */
+    public static final String KICK_FAILURES = "identity.registration.kick.failures";
+
     public static final String BCRYPT_DURATION = "identity.bcrypt.duration";
     public static final String BCRYPT_QUEUE_DEPTH = "identity.bcrypt.queue.depth";
     /** Timer of how long bcrypt work waited for a thread. */

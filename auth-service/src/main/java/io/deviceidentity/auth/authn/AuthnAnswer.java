@@ -8,15 +8,29 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.deviceidentity.credentials.AclRule;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
-/** The 200 body EMQX reads: {@code result}, and for an allowed device {@code is_superuser} and its {@code acl}. */
+/**
+ * The 200 body EMQX reads: {@code result}, and for an allowed device {@code is_superuser}, its {@code acl} and
+ * {@code expire_at} (Unix seconds at which EMQX ends the session, {@link SessionLife}; absent when sessions are not
+ * bounded).
+ */
 @RegisterForReflection
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AuthnAnswer(
         String result,
         @JsonProperty("is_superuser") Boolean superuser,
-        List<AclRule> acl) {
+        List<AclRule> acl,
+        @JsonProperty("expire_at") Long expireAt) {
+
+    public AuthnAnswer(String result, Boolean superuser, List<AclRule> acl) {
+        this(result, superuser, acl, null);
+    }
 
     public static AuthnAnswer result(String result) {
         return new AuthnAnswer(result, null, null);
+    }
+
+    /** The same answer, ending the session at {@code expireAt} (Unix seconds; null: no end). */
+    public AuthnAnswer withExpireAt(Long expireAt) {
+        return new AuthnAnswer(result, superuser, acl, expireAt);
     }
 }

@@ -39,11 +39,14 @@ public class AuthnResource {
     private final Authenticator authenticator;
     private final RequestAnswerer answerer;
     private final ObjectMapper json;
+    private final SessionLife sessionLife;
 
-    public AuthnResource(Authenticator authenticator, RequestAnswerer answerer, ObjectMapper json) {
+    public AuthnResource(Authenticator authenticator, RequestAnswerer answerer, ObjectMapper json,
+            SessionLife sessionLife) {
         this.authenticator = authenticator;
         this.answerer = answerer;
         this.json = json;
+        this.sessionLife = sessionLife;
     }
 
     @POST
@@ -55,7 +58,7 @@ public class AuthnResource {
                 () -> AuthnRequest.from(JsonBodies.emqxObject(json, body, context.request().getHeader(CONTENT_TYPE))),
                 AuthnRequest::clientId,
                 (request, deadline) -> authenticator.authenticate(request, deadline, context.request().connection())
-                        .thenApply(AuthnResource::answer));
+                        .thenApply(this::answer));
     }
 
     /**
@@ -64,19 +67,21 @@ public class AuthnResource {
      * rendered safely is denied ({@code unsafe_acl}): allowing it without them, or with some of them, could widen
      * what it may do. A superuser's rules are never used (EMQX skips authorization for it), so they are not read.
      */
-    private static Answer answer(AuthnOutcome outcome) {
+    private Answer answer(AuthnOutcome outcome) {
         DeviceCredential device = outcome.device();
         if (device == null) {
             return answer(AuthnAnswer.result(outcome.result()), outcome.result(), outcome.reason());
         }
         if (device.superuser()) {
-            return answer(new AuthnAnswer(outcome.result(), true, null), outcome.result(), outcome.reason());
+            return answer(new AuthnAnswer(outcome.result(), true, null).withExpireAt(sessionLife.expireAt()),
+                    outcome.result(), outcome.reason());
         }
         List<AclRule> rules = DeviceAcl.renderedFor(device, "authn");
         if (rules == null) {
             return answer(AuthnAnswer.result(AuthnOutcome.DENY), AuthnOutcome.DENY, DeviceAcl.UNSAFE_ACL);
         }
-        return answer(new AuthnAnswer(outcome.result(), false, rules), outcome.result(), outcome.reason());
+        return answer(new AuthnAnswer(outcome.result(), false, rules).withExpireAt(sessionLife.expireAt()),
+                outcome.result(), outcome.reason());
     }
 
     private static Answer answer(AuthnAnswer body, String result, String reason) {

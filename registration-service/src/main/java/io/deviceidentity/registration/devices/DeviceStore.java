@@ -22,6 +22,7 @@ import io.deviceidentity.credentials.DeviceStatus;
 import io.deviceidentity.overload.DatabaseLimits;
 import io.deviceidentity.overload.PooledConnections;
 import io.deviceidentity.overload.ServiceUnavailableException;
+import io.deviceidentity.registration.kicks.KickWorker;
 import io.smallrye.faulttolerance.api.CircuitBreakerName;
 import io.smallrye.faulttolerance.api.RateLimitException;
 
@@ -37,6 +38,11 @@ import io.smallrye.faulttolerance.api.RateLimitException;
  * (no queue: refused at once as overload) and a {@code @Timeout} above the driver's socket timeout
  * ({@link DatabaseLimits}). Numbers are configurable
  * under {@code quarkus.fault-tolerance."io.deviceidentity.registration.devices.DeviceStore/<method>".circuit-breaker.*}.
+ *
+ * <p>With an EMQX API configured ({@link KickWorker#enabled()}), a revocation and a replacement also record, in the
+ * same statement, a kick of the device's live session (the outbox {@code device_kicks}, V4), which the worker
+ * delivers after the commit. Without one, nothing is recorded: a kick kept for an EMQX configured later would end
+ * sessions opened long after the change, with the device's new credentials.
  */
 @ApplicationScoped
 public class DeviceStore {
@@ -53,18 +59,36 @@ public class DeviceStore {
             + " ON CONFLICT (client_id) DO UPDATE SET username = EXCLUDED.username,"
             + " password_hash = EXCLUDED.password_hash, status = 'active', superuser = EXCLUDED.superuser,"
             + " acl = EXCLUDED.acl, verifier_key_id = NULL, verifier = NULL, updated_at = now()"
-            + " RETURNING (xmax = 0) AS inserted, created_at, updated_at";
+            + " RETURNING (xmax = 0) AS inserted, created_at, updated_at, client_id";
+
+    /**
+     * The same upsert, and in the same statement (so the same transaction) a kick of the device's live session when
+     * the PUT replaced an existing device (new password, ACL or superuser flag: a session keeps what it was given at
+     * login). A data-modifying WITH runs once whether or not the outer query reads it (PostgreSQL, "Data-Modifying
+     * Statements in WITH").
+     */
+    private static final String UPSERT_AND_KICK = "WITH saved AS (" + UPSERT + "),"
+            + " kick AS (INSERT INTO device_kicks (client_id, reason) SELECT client_id, 'rekeyed' FROM saved"
+            + " WHERE NOT inserted)"
+            + " SELECT inserted, created_at, updated_at FROM saved";
 
     private static final String REVOKE = "UPDATE device_credentials SET status = 'revoked',"
             + " verifier_key_id = NULL, verifier = NULL, updated_at = now()"
             + " WHERE client_id = ? AND status = 'active'";
 
+    /** The same revocation, and in the same statement the kick of the device's live session. */
+    private static final String REVOKE_AND_KICK = "WITH revoked AS (" + REVOKE + " RETURNING client_id),"
+            + " kick AS (INSERT INTO device_kicks (client_id, reason) SELECT client_id, 'revoked' FROM revoked)"
+            + " SELECT count(*) FROM revoked";
+
     private final AgroalDataSource dataSource;
     private final CredentialRows rows;
+    private final KickWorker kicks;
 
-    public DeviceStore(AgroalDataSource dataSource, ObjectMapper json) {
+    public DeviceStore(AgroalDataSource dataSource, ObjectMapper json, KickWorker kicks) {
         this.dataSource = dataSource;
         this.rows = new CredentialRows(json);
+        this.kicks = kicks;
     }
 
     /** The result of a create-or-replace: whether the row is new, and the device as now stored. */
@@ -78,8 +102,9 @@ public class DeviceStore {
             skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
                     ServiceUnavailableException.class})
     public Saved save(String clientId, RegistrationRequest request, String passwordHash) throws SQLException {
+        boolean kick = kicks.enabled();
         try (Connection connection = PooledConnections.take(dataSource);
-                PreparedStatement statement = connection.prepareStatement(UPSERT)) {
+                PreparedStatement statement = connection.prepareStatement(kick ? UPSERT_AND_KICK : UPSERT)) {
             statement.setString(1, clientId);
             statement.setString(2, request.username());
             statement.setString(3, passwordHash);
@@ -92,7 +117,11 @@ public class DeviceStore {
                 DeviceCredential stored = new DeviceCredential(clientId, request.username(), null,
                         DeviceStatus.ACTIVE, request.superuser(), request.acl(),
                         result.getTimestamp(2).toInstant(), result.getTimestamp(3).toInstant(), null);
-                return new Saved(result.getBoolean(1), stored);
+                boolean created = result.getBoolean(1);
+                if (kick && !created) {
+                    kicks.nudge();
+                }
+                return new Saved(created, stored);
             }
         }
     }
@@ -105,10 +134,23 @@ public class DeviceStore {
             skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
                     ServiceUnavailableException.class})
     public boolean revoke(String clientId) throws SQLException {
+        if (!kicks.enabled()) {
+            try (Connection connection = PooledConnections.take(dataSource);
+                    PreparedStatement statement = connection.prepareStatement(REVOKE)) {
+                statement.setString(1, clientId);
+                return statement.executeUpdate() == 1;
+            }
+        }
         try (Connection connection = PooledConnections.take(dataSource);
-                PreparedStatement statement = connection.prepareStatement(REVOKE)) {
+                PreparedStatement statement = connection.prepareStatement(REVOKE_AND_KICK)) {
             statement.setString(1, clientId);
-            return statement.executeUpdate() == 1;
+            try (ResultSet result = statement.executeQuery()) {
+                boolean revoked = result.next() && result.getLong(1) == 1;
+                if (revoked) {
+                    kicks.nudge();
+                }
+                return revoked;
+            }
         }
     }
 }

@@ -1,0 +1,36 @@
+package io.deviceidentity.registration.support;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/** A clock that moves only when a test says so (backoff and leases without sleeping). */
+public final class ManualClock extends Clock {
+
+    private volatile Instant now;
+
+    public ManualClock(Instant start) {
+        this.now = start;
+    }
+
+    public void advance(Duration by) {
+        now = now.plus(by);
+    }
+
+    @Override
+    public Instant instant() {
+        return now;
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return this;
+    }
+}
