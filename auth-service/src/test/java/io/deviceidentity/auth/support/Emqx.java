@@ -16,11 +16,16 @@ public final class Emqx {
     }
 
     public static String authnBody(String clientId, String username, String password) {
+        return authnBody("127.0.0.1", clientId, username, password);
+    }
+
+    /** As EMQX sends it for a device connecting from {@code peerHost}. */
+    public static String authnBody(String peerHost, String clientId, String username, String password) {
         ObjectNode body = JSON.createObjectNode();
         body.put("clientid", clientId);
         body.put("username", username);
         body.put("password", password);
-        body.put("peerhost", "127.0.0.1");
+        body.put("peerhost", peerHost);
         body.put("cert_common_name", "");
         return body.toString();
     }
@@ -31,6 +36,12 @@ public final class Emqx {
 
     public static Response authn(String clientId, String username, String password) {
         return given().contentType("application/json").body(authnBody(clientId, username, password))
+                .post("/mqtt/authn");
+    }
+
+    /** A CONNECT from {@code peerHost} (the budgets are per source address). */
+    public static Response authnFrom(String peerHost, String clientId, String password) {
+        return given().contentType("application/json").body(authnBody(peerHost, clientId, "", password))
                 .post("/mqtt/authn");
     }
 
