@@ -1,6 +1,7 @@
 package io.deviceidentity.auth.ratelimit;
 
 import static io.deviceidentity.auth.support.Emqx.authnFrom;
+import static io.deviceidentity.auth.support.Emqx.decidedFrom;
 import static io.deviceidentity.auth.support.TestDevices.device;
 import static io.deviceidentity.auth.support.TestDevices.uniqueId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,7 +35,7 @@ class FloodFromOneAddressTest {
         String flooder = "198.18.9.9";
         String neighbour = uniqueId("neighbour");
         String password = device(neighbour).store();
-        assertEquals("allow", authnFrom(flooder, neighbour, password).jsonPath().getString("result"));
+        assertEquals("allow", decidedFrom(flooder, neighbour, password).jsonPath().getString("result"));
         StoredRows.awaitVerifier(neighbour, "test-1");
 
         for (int i = 0; i < 20; i++) {
@@ -52,7 +53,7 @@ class FloodFromOneAddressTest {
                 "a device known to exist, behind the same address, keeps its fast path");
         String elsewhere = uniqueId("elsewhere");
         String other = device(elsewhere).store();
-        assertEquals("allow", authnFrom("198.18.9.10", elsewhere, other).jsonPath().getString("result"));
+        assertEquals("allow", decidedFrom("198.18.9.10", elsewhere, other).jsonPath().getString("result"));
         assertEquals("deny", authnFrom("198.18.9.10", uniqueId("invented"), "x").jsonPath().getString("result"));
     }
 

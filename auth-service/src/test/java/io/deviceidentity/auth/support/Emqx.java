@@ -45,6 +45,21 @@ public final class Emqx {
                 .post("/mqtt/authn");
     }
 
+    /**
+     * The first 200 answer to a CONNECT from {@code peerHost}: a cold check (a bcrypt) may be refused 503 on a machine
+     * busy with other work (bcrypt runs at idle priority), which is "not now", never a decision; a device retries it.
+     */
+    public static Response decidedFrom(String peerHost, String clientId, String password) {
+        Response answer = authnFrom(peerHost, clientId, password);
+        for (int retry = 0; retry < 20 && answer.statusCode() == 503; retry++) {
+            answer = authnFrom(peerHost, clientId, password);
+        }
+        if (answer.statusCode() != 200) {
+            throw new AssertionError("no decision: " + answer.statusCode() + " " + answer.asString());
+        }
+        return answer;
+    }
+
     public static Response authz(String clientId, String action, String topic, String qos, String retain) {
         ObjectNode body = JSON.createObjectNode();
         body.put("clientid", clientId);
