@@ -34,7 +34,10 @@ END
 $$;
 
 -- Fired by registration-service's PUT and import (INSERT, or ON CONFLICT DO UPDATE) and by anything else that
--- writes these columns; not by auth-service's verifier writes, which touch none of them.
+-- writes these columns; not by auth-service's verifier writes, which touch none of them. A bucket's row stays locked
+-- until the writing transaction commits: a PUT (one row, one statement) holds one bucket for a millisecond; an import
+-- batch holds the buckets of its rows, and with one import at a time (identity.registration.import.concurrency, 1)
+-- no two writers can wait for each other's buckets.
 CREATE TRIGGER device_credentials_bump_epoch
     AFTER INSERT OR UPDATE OF client_id, status, password_hash, username ON device_credentials
     FOR EACH ROW EXECUTE FUNCTION bump_registration_epoch();
