@@ -9,12 +9,13 @@
 # recorded. Faults, each in its own window with the load running: PgBouncer SIGKILL (restart after 10 s);
 # PostgreSQL pg_ctl -m immediate (restart after 10 s); PostgreSQL SIGSTOP 15 s then SIGCONT; PgBouncer's
 # max_client_conn taken by another client for 15 s; registration-service SIGKILL mid-burst then restart;
-# auth-service SIGTERM under load then restart; a registration burst during a login storm. Then live abuse
-# (scripts/chaos/abuse.py) and a search of every log for every secret of the run. scripts/chaos/analyse.py
-# computes the table from the recorded answers and the database.
+# auth-service SIGTERM under load then restart; a registration burst during a login storm. Then the adversary
+# (scripts/chaos/adversary.py: lockout of known devices, a wrong-password spray, a flood of invented ids; run it alone
+# with CHAOS_ONLY=adversary), live abuse (scripts/chaos/abuse.py) and a search of every log for every secret of the
+# run. scripts/chaos/analyse.py computes the table from the recorded answers and the database.
 #
 # Environment: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT, STACK_DIR, CHAOS_OUT [target/chaos],
-# SKIP_BUILD [0], CHAOS_ONLY [all faults; e.g. "pgbouncer-kill postgres-freeze"], CHAOS_DEVICES [200],
+# SKIP_BUILD [0], CHAOS_ONLY [all faults; e.g. "pgbouncer-kill postgres-freeze", "adversary", "abuse"], CHAOS_DEVICES [200],
 # CHAOS_RECOVERY_GOAL [5 s], CHAOS_IDLE [5000], CHAOS_MEMORY_LIMIT_MIB [512]. Exits 1 when a promise is broken.
 set -euo pipefail
 
@@ -176,6 +177,23 @@ if selected burst-during-storm; then
   wait "$storm" || true
   mark burst-during-storm end
 fi
+if selected adversary; then
+  log "adversary: lockout of 50 known devices, a spray over 2000 registered ids, a flood of invented ids"
+  # The spray's targets and the devices that log in for the first time during it share one bcrypt string (the known
+  # devices' password, cost 10), written straight into the table: 3 500 PUTs would take minutes of bcrypt.
+  known_hash=$(psql_db -c "SELECT password_hash FROM device_credentials WHERE client_id = 'chaos-known-0'")
+  psql_db -c "INSERT INTO device_credentials (client_id, password_hash) SELECT 'chaos-spray-' || g, '$known_hash'
+    FROM generate_series(0, 1999) g ON CONFLICT DO NOTHING"
+  psql_db -c "INSERT INTO device_credentials (client_id, password_hash) SELECT 'chaos-cold-' || g, '$known_hash'
+    FROM generate_series(0, 1499) g ON CONFLICT DO NOTHING"
+  for i in $(seq 0 1499); do echo "chaos-cold-$i $DEVICE_PASSWORD"; done >"$CHAOS_OUT/cold.txt"
+  # Ten of the victims lose their verifier: their next login during the attack is a cold check.
+  psql_db -c "UPDATE device_credentials SET verifier_key_id = NULL, verifier = NULL
+    WHERE client_id IN (SELECT 'chaos-known-' || g FROM generate_series(0, 9) g)"
+  python3 "$ROOT/scripts/chaos/adversary.py" --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" \
+    --cold "$CHAOS_OUT/cold.txt" --out "$CHAOS_OUT/adversary.jsonl" --victims 50 --spray-prefix chaos-spray- \
+    --spray-count 2000 --flood-rate 3000 2>>"$LOG_DIR/abuse.log" || log "adversary run failed"
+fi
 if selected abuse; then
   log "live abuse: fuzzed bodies, idle connections, slowloris, oversized headers, wrong bearer tokens"
   mark abuse start
@@ -205,11 +223,13 @@ SECRETS=$RUN_DIR/chaos-secrets
 rm -f "$CHAOS_OUT/.hashes"
 abuse_flag=()
 selected abuse || abuse_flag=(--no-abuse)
+adversary_flag=()
+selected adversary || adversary_flag=(--no-adversary)
 # The verdict: analyse.py exits 1 when a promise is broken (each one printed as PASS or FAIL under the table).
 verdict=0
 python3 "$ROOT/scripts/chaos/analyse.py" --events "$EVENTS" --faults "$FAULTS" --abuse "$CHAOS_OUT/abuse.json" \
-  --storm "$CHAOS_OUT/storm.jsonl" --secrets "$SECRETS" --logs "$LOG_DIR" --rows "$CHAOS_OUT/rows.txt" \
+  --storm "$CHAOS_OUT/storm.jsonl" --adversary "$CHAOS_OUT/adversary.jsonl" --secrets "$SECRETS" --logs "$LOG_DIR" --rows "$CHAOS_OUT/rows.txt" \
   --duplicates "$CHAOS_OUT/duplicates.txt" --out "$CHAOS_OUT" --elapsed "$(( $(date +%s) - started ))" \
   --recovery-goal "$CHAOS_RECOVERY_GOAL" --memory-limit-mib "$CHAOS_MEMORY_LIMIT_MIB" \
-  --expected-faults "$(expected_faults)" "${abuse_flag[@]}" || verdict=$?
+  --expected-faults "$(expected_faults)" "${abuse_flag[@]}" "${adversary_flag[@]}" || verdict=$?
 exit "$verdict"

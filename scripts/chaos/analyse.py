@@ -15,6 +15,10 @@ ALL_FAULTS = DATABASE_FAULTS + ("registration-sigkill", "auth-sigterm", "burst-d
 # promise), under a paced login storm the machine can carry. Both services share two CPUs here, so a little is lost
 # even with a perfect bulkhead.
 BULKHEAD_SHARE = 0.8
+# The adversary phase: the known devices' fast-path logins allowed within EMQX's request_timeout during the flood, and
+# the legitimate cold logins' rate during the spray as a share of their rate just before it (the bcrypt capacity).
+FLOOD_ALLOWED_SHARE = 0.99
+SPRAY_COLD_SHARE = 0.8
 
 
 def opened(path):
@@ -76,7 +80,91 @@ def shutdown_order(name, inside, readiness, start, end):
     }
 
 
-def judge(table, abuse, total, a):
+def adversary_figures(rows, request_timeout):
+    """The adversary phase's figures from adversary.py's records (None when it did not run)."""
+    if not rows:
+        return None
+    marks = {r["event"]: r["t"] for r in rows if r["k"] == "mark"}
+    calls = [r for r in rows if r["k"] not in ("mark", "flood")]
+    allowed = lambda r: r["status"] == 200 and r.get("result") == "allow"
+    inside = lambda r, start, end: start <= r["t"] < end
+
+    # Lockout: a victim is locked out if any of its own logins during the attack was refused (deny, 429: what an
+    # attacker can cause), or if it never got in.
+    l0, l1 = marks.get("lockout-start", 0), marks.get("lockout-end", 0)
+    victims = {}
+    for r in calls:
+        if r["k"] == "victim" and inside(r, l0, l1):
+            victims.setdefault(r["id"], []).append(r)
+    locked = sorted(cid for cid, logins in victims.items()
+                    if not any(allowed(r) for r in logins)
+                    or any(r["status"] == 429 or (r["status"] == 200 and r.get("result") != "allow") for r in logins))
+    attack = [r for r in calls if r["k"] == "attack"]
+
+    # Spray: the cold logins' allows a second, in the quiet spell before it and during it (its first second left out).
+    q0, s0, s1 = marks.get("quiet-start", 0), marks.get("spray-start", 0), marks.get("spray-end", 0)
+    def cold_rate(start, end):
+        n = sum(1 for r in calls if r["k"] == "cold" and allowed(r) and start <= r["t"] + r["d"] < end)
+        return round(n / max(end - start, 0.001), 2)
+    capacity, during = cold_rate(q0 + 1, s0), cold_rate(s0 + 1, s1)
+    spray = [r for r in calls if r["k"] == "spray"]
+
+    # Flood: the known devices' logins sent during it, allowed within request_timeout.
+    f0, f1 = marks.get("flood-start", 0), marks.get("flood-end", 0)
+    known = [r for r in calls if r["k"] in ("known", "victim") and inside(r, f0, f1)]
+    in_time = sum(1 for r in known if allowed(r) and r["d"] <= request_timeout)
+    flood = [r for r in rows if r["k"] == "flood"]
+    flood_statuses = {}
+    for r in flood:
+        for status, n in r["statuses"].items():
+            flood_statuses[status] = flood_statuses.get(status, 0) + n
+    flood_sent = sum(r["sent"] for r in flood)
+    statuses = [r["status"] for r in calls] + [int(k) for k, n in flood_statuses.items() if k.isdigit() for _ in range(n)]
+    return {
+        "phases_ran": all(m in marks for m in ("lockout-end", "spray-end", "flood-end")),
+        "victims": len(victims), "victims_locked_out": locked,
+        "victim_logins": sum(len(v) for v in victims.values()),
+        "attack_requests": len(attack), "attack_answers": count_answers(attack),
+        "cold_allows_per_s_before_spray": capacity, "cold_allows_per_s_during_spray": during,
+        "spray_requests": len(spray), "spray_answers": count_answers(spray),
+        "flood_sent": flood_sent, "flood_rate_per_s": round(flood_sent / max(f1 - f0, 0.001), 1),
+        "flood_statuses": flood_statuses,
+        "known_logins_during_flood": len(known), "known_allowed_in_time_during_flood": in_time,
+        "request_timeout_s": request_timeout,
+        "other_5xx": sum(1 for st in statuses if st >= 500 and st != 503),
+    }
+
+
+def count_answers(rows):
+    counts = {}
+    for r in rows:
+        key = "%s %s" % (r["status"], r.get("result") or r.get("reason") or "")
+        counts[key.strip()] = counts.get(key.strip(), 0) + 1
+    return counts
+
+
+def judge_adversary(promise, adv):
+    promise("adversary: every phase ran", adv["phases_ran"], "lockout, spray and flood marks present: %s"
+            % adv["phases_ran"])
+    promise("adversary: no legitimate device locked out", adv["victims"] > 0 and not adv["victims_locked_out"],
+            "%d attacked devices logged in %d times during %d guesses (%s); locked out: %s"
+            % (adv["victims"], adv["victim_logins"], adv["attack_requests"], adv["attack_answers"],
+               adv["victims_locked_out"] or "none"))
+    known, in_time = adv["known_logins_during_flood"], adv["known_allowed_in_time_during_flood"]
+    promise("adversary: >= %g%% of known devices' fast-path logins allowed within %g s during the flood"
+            % (FLOOD_ALLOWED_SHARE * 100, adv["request_timeout_s"]),
+            known > 0 and in_time >= FLOOD_ALLOWED_SHARE * known,
+            "%d of %d, while %d invented ids were sent (%s/s; answers %s)" % (in_time, known, adv["flood_sent"],
+                                                                       adv["flood_rate_per_s"], adv["flood_statuses"]))
+    before, during = adv["cold_allows_per_s_before_spray"], adv["cold_allows_per_s_during_spray"]
+    promise("adversary: cold logins keep >= %g x the bcrypt capacity during the spray" % SPRAY_COLD_SHARE,
+            before > 0 and during >= SPRAY_COLD_SHARE * before,
+            "%s allows/s before the spray, %s during it (%d sprayed guesses: %s)"
+            % (before, during, adv["spray_requests"], adv["spray_answers"]))
+    promise("adversary: no 5xx other than 503", adv["other_5xx"] == 0, "%d such answers" % adv["other_5xx"])
+
+
+def judge(table, abuse, total, a, adversary=None):
     """Every promise of `make chaos`, kept or broken, with the figures it was judged on."""
     verdicts = []
 
@@ -134,6 +222,10 @@ def judge(table, abuse, total, a):
                     before > 0 and during >= BULKHEAD_SHARE * before,
                     "%s allows/s without the burst, %s with it; share not allowed %s without, %s with"
                     % (before, during, r["auth_refused_share_without_burst"], r["auth_refused_share_with_burst"]))
+    if adversary is not None:
+        judge_adversary(promise, adversary)
+    elif not a.no_adversary:
+        promise("adversary: every phase ran", False, "no adversary results")
     if abuse is None:
         if not a.no_abuse:
             promise("hostile input was sent", False, "no abuse results")
@@ -178,13 +270,16 @@ def fmt_s(x):
 
 def main():
     ap = argparse.ArgumentParser()
-    for name in ("events", "faults", "abuse", "storm", "secrets", "logs", "rows", "duplicates", "out"):
+    for name in ("events", "faults", "abuse", "storm", "adversary", "secrets", "logs", "rows", "duplicates", "out"):
         ap.add_argument("--" + name)
     ap.add_argument("--elapsed", type=int, default=0)
     ap.add_argument("--recovery-goal", type=float, default=5.0, help="seconds from a database repair to service")
     ap.add_argument("--memory-limit-mib", type=float, default=512, help="resident memory a service may reach")
     ap.add_argument("--expected-faults", default=" ".join(ALL_FAULTS), help="the fault windows that must be there")
     ap.add_argument("--no-abuse", action="store_true", help="the hostile-input part was not selected")
+    ap.add_argument("--no-adversary", action="store_true", help="the adversary phase was not selected")
+    ap.add_argument("--request-timeout", type=float, default=5.0,
+                    help="EMQX's request_timeout (its default; the chart's is 10 s): later answers are lost")
     a = ap.parse_args()
     if os.environ.get("CHAOS_ARGS_ONLY"):  # ChaosArgumentsTest: chaos.sh's arguments, parsed and nothing else
         print(json.dumps(vars(a)))
@@ -306,8 +401,9 @@ def main():
         "secret_hit_places": sorted(hits),
         "elapsed_s": a.elapsed,
     }
-    verdicts = judge(table, abuse, total, a)
-    summary = {"faults": table, "abuse": abuse, "total": total, "verdicts": verdicts}
+    adversary = adversary_figures(load_jsonl(a.adversary), a.request_timeout)
+    verdicts = judge(table, abuse, total, a, adversary)
+    summary = {"faults": table, "abuse": abuse, "adversary": adversary, "total": total, "verdicts": verdicts}
     os.makedirs(a.out, exist_ok=True)
     json.dump(summary, open(os.path.join(a.out, "summary.json"), "w"), indent=1)
 
@@ -343,6 +439,15 @@ def main():
                       abuse["normal_client"]["not_200"], abuse["normal_client"]["max_s"], abuse["alive_after"]))
     else:
         out.append("abuse: not run")
+    if adversary:
+        out.append("adversary: lockout of %d known devices (%d guesses): locked out %s; cold logins %s allows/s before"
+                   " the spray, %s during it (%d guesses over the sprayed ids); flood %s invented ids/s: %d of %d known"
+                   " fast-path logins allowed within %g s; 5xx other than 503: %d"
+                   % (adversary["victims"], adversary["attack_requests"], adversary["victims_locked_out"] or "none",
+                      adversary["cold_allows_per_s_before_spray"], adversary["cold_allows_per_s_during_spray"],
+                      adversary["spray_requests"], adversary["flood_rate_per_s"],
+                      adversary["known_allowed_in_time_during_flood"], adversary["known_logins_during_flood"],
+                      adversary["request_timeout_s"], adversary["other_5xx"]))
     out.append("secrets: %d secrets (tokens, passwords, fast-path key, bcrypt hashes) searched in %d log files: %d hits"
                % (total["secrets_searched"], total["log_files_searched"], total["secret_hits"]))
     out.append("total: %d answers, %d 5xx other than 503, %d acknowledged PUTs checked, %d missing, %d acknowledged"

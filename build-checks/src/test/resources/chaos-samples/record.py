@@ -2,18 +2,23 @@
 """Records a `make chaos` run as the verdict's samples: pass-full-run, and each fail-* sample as one defect laid over it.
 
     python3 build-checks/src/test/resources/chaos-samples/record.py [target/chaos] [.local/chaos]
+    python3 build-checks/src/test/resources/chaos-samples/record.py --adversary-only [target/chaos]
 
 Run it after a `make chaos` that kept every promise (ChaosVerdictTest checks the recording passes). The large files
 are stored gzip-compressed; the run's secrets list (kept by chaos.sh in STACK_DIR/run/chaos-secrets) is recorded
 too: its secrets are random values of that run only, and the recorded logs must not contain them.
 A failing sample holds files that replace the run's, NAME.append files that add lines to them, and expected-failure:
 the start of the promise that must be reported broken.
+With --adversary-only, only the adversary phase's recording (adversary.jsonl, from `CHAOS_ONLY=adversary make
+chaos`) is laid into pass-full-run, and the adversary's failing samples are written from it.
 """
 import gzip, json, os, shutil, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-out_dir = sys.argv[1] if len(sys.argv) > 1 else "target/chaos"
-stack_dir = sys.argv[2] if len(sys.argv) > 2 else ".local/chaos"
+adversary_only = len(sys.argv) > 1 and sys.argv[1] == "--adversary-only"
+args = sys.argv[2:] if adversary_only else sys.argv[1:]
+out_dir = args[0] if len(args) > 0 else "target/chaos"
+stack_dir = args[1] if len(args) > 1 else ".local/chaos"
 run = os.path.join(HERE, "pass-full-run")
 
 
@@ -24,6 +29,53 @@ def gz(src, dst):
 
 def jsonl(path):
     return [json.loads(l) for l in open(path) if l.strip()]
+
+
+def line(**e):
+    return json.dumps(e) + "\n"
+
+
+def sample(name, expected, files):
+    d = os.path.join(HERE, name)
+    if os.path.isdir(d):
+        shutil.rmtree(d)
+    os.makedirs(d)
+    open(os.path.join(d, "expected-failure"), "w").write(expected + "\n")
+    for rel, content in files.items():
+        os.makedirs(os.path.dirname(os.path.join(d, rel)), exist_ok=True)
+        open(os.path.join(d, rel), "w").write(content)
+
+
+def record_adversary():
+    """The adversary phase: its records in pass-full-run, and one failing sample per promise."""
+    source = os.path.join(out_dir, "adversary.jsonl")
+    gz(source, os.path.join(run, "adversary.jsonl"))
+    rows = jsonl(source)
+    marks = {r["event"]: r["t"] for r in rows if r["k"] == "mark"}
+    victim = next(r for r in rows if r["k"] == "victim" and marks["lockout-start"] <= r["t"] < marks["lockout-end"])
+    # One attacked device refused its own login during the attack.
+    sample("fail-device-locked-out", "adversary: no legitimate device locked out", {"adversary.jsonl.append": line(
+        **dict(victim, t=victim["t"] + 0.001, status=200, result="deny", reason=""))})
+    # 5 % of the known devices' logins during the flood answered 503 overload.
+    flood_known = [r for r in rows if r["k"] == "known" and marks["flood-start"] <= r["t"] < marks["flood-end"]]
+    starved = "".join(line(**dict(r, t=r["t"] + 0.0001, status=503, result="", reason="overload"))
+                      for r in flood_known[:max(1, len(flood_known) // 19)])
+    sample("fail-flood-starves-fast-path", "adversary: >= 99% of known devices' fast-path logins allowed",
+           {"adversary.jsonl.append": starved})
+    # As many cold allows again in the quiet spell: the capacity before the spray doubles, what it kept does not.
+    quiet = [r for r in rows if r["k"] == "cold" and r["status"] == 200 and r.get("result") == "allow"
+             and marks["quiet-start"] + 1 <= r["t"] + r["d"] < marks["spray-start"]]
+    sample("fail-spray-starves-cold-logins", "adversary: cold logins keep >= 0.8 x the bcrypt capacity",
+           {"adversary.jsonl.append": "".join(line(**dict(r, id=r["id"] + "-again")) for r in quiet)})
+    spray = next(r for r in rows if r["k"] == "spray")
+    sample("fail-adversary-5xx", "adversary: no 5xx other than 503", {"adversary.jsonl.append": line(
+        **dict(spray, status=500, result="", reason="internal_error"))})
+
+
+if adversary_only:
+    record_adversary()
+    print("recorded the adversary phase in %s and its failing samples" % run)
+    sys.exit(0)
 
 
 for name in os.listdir(HERE):
@@ -46,19 +98,6 @@ for m in jsonl(os.path.join(out_dir, "faults.jsonl")):
 abuse = json.load(open(os.path.join(out_dir, "abuse.json")))
 rows = [l.split() for l in open(os.path.join(out_dir, "rows.txt")) if l.strip()]
 secrets = [l.strip() for l in open(os.path.join(stack_dir, "run", "chaos-secrets")) if len(l.strip()) >= 8]
-
-
-def sample(name, expected, files):
-    d = os.path.join(HERE, name)
-    os.makedirs(d)
-    open(os.path.join(d, "expected-failure"), "w").write(expected + "\n")
-    for rel, content in files.items():
-        os.makedirs(os.path.dirname(os.path.join(d, rel)), exist_ok=True)
-        open(os.path.join(d, rel), "w").write(content)
-
-
-def line(**e):
-    return json.dumps(e) + "\n"
 
 
 def abuse_with(change):
@@ -123,4 +162,6 @@ sample("fail-hostile-body-stored", "hostile bodies: no 5xx other than 503, no ro
 sample("fail-right-token-refused-under-flood", "wrong bearer tokens: all 401, the right token still answered",
        {"abuse.json": abuse_with(lambda a: a["wrong_bearer_flood"].update(
            right_token_200=a["wrong_bearer_flood"]["right_token_answers"] - 1))})
+if os.path.exists(os.path.join(out_dir, "adversary.jsonl")):
+    record_adversary()
 print("recorded %s and %d failing samples" % (run, sum(1 for n in os.listdir(HERE) if n.startswith("fail-"))))

@@ -45,22 +45,71 @@ public interface AuthConfig {
     }
 
     /**
-     * Per-device attempt limit, a token bucket per client id: a brute-force and retry-storm guard that answers 429
-     * before any bcrypt. The defaults let a device try 10 times in a burst and then 10 times a minute, far above a
-     * device that reconnects at a sane pace.
+     * How long this replica counts a client id it read as an active device as "known": its reads use the whole
+     * database lane, including the threads reserved for known devices ({@code identity.overload.database.reserved-for-known}),
+     * and a source over its failure budget does not stop them before the read. Bounded by
+     * {@code rate-limit.max-tracked-devices}; the least recently seen are forgotten first.
+     */
+    @WithDefault("24h")
+    Duration knownDeviceMemory();
+
+    /**
+     * Client ids found unknown that this replica remembers (0: none). A remembered id is answered without reading its
+     * row, but only after a read of the registration epochs that started after the request arrived, so a device
+     * registered a moment ago is never denied because of it (UnknownDevices, docs/security.md).
+     */
+    @WithDefault("100000")
+    long unknownDeviceCache();
+
+    /**
+     * Failure budgets (docs/security.md, "The adversary"). Only failures count (a wrong password, a wrong username, an
+     * unknown or revoked client id); a matching fast-path verifier is checked before any budget, and a device over
+     * its budget is answered {@code 200 deny attempts_exhausted}, never a status EMQX treats as "ignore". Counted in
+     * fixed windows of {@link #period()}.
      */
     interface RateLimit {
         @WithDefault("true")
         boolean enabled();
 
-        /** Attempts a device may make in a burst, and per {@link #period()} after that. */
+        /**
+         * Failed checks a client id may have from one source address per period, across every replica (shared in
+         * PostgreSQL); beyond it, checks of that id from that address are denied without bcrypt.
+         */
         @WithDefault("10")
         int attempts();
 
         @WithDefault("1m")
         Duration period();
 
-        /** Devices whose buckets are kept in memory at once; the least recently seen are forgotten first. */
+        /**
+         * Failed checks a client id may have per period from all addresses together, across every replica: the
+         * ceiling that bounds guessing from many addresses. Much larger than {@link #attempts()}, so one address
+         * cannot reach it alone.
+         */
+        @WithDefault("100")
+        int clientAttempts();
+
+        /**
+         * Failures one source address may cause per period at one replica (unknown ids, wrong passwords, wrong
+         * usernames, revoked ids), refilled smoothly; beyond it, ids not known to exist are denied before the
+         * database read and known ones are read only in the unreserved share and denied before bcrypt. Generous,
+         * because fleets sit behind NATs; a matching verifier is still allowed.
+         */
+        @WithDefault("1000")
+        int sourceFailures();
+
+        /**
+         * Wrong passwords (failures that cost a bcrypt) one source address may cause per period at one replica,
+         * refilled smoothly, at most a quarter of them at once; beyond it, cold checks from that address are denied without bcrypt. Much smaller than
+         * {@link #sourceFailures()}: each costs a hash, so this is what keeps a spray over many registered ids from
+         * taking the fleet's bcrypt capacity. A device with a matching verifier is still allowed, and a device with a
+         * wrong password is denied anyway; only a device without a verifier (new or re-keyed), behind the same address,
+         * waits for the budget to refill.
+         */
+        @WithDefault("20")
+        int sourceGuesses();
+
+        /** Devices whose counts are kept in memory at once; the least recently seen are forgotten first. */
         @WithDefault("200000")
         long maxTrackedDevices();
     }

@@ -40,7 +40,8 @@ class ChaosVerdictTest {
             "fail-slow-recovery-after-postgres-crash", "fail-unanswered-while-ready-on-sigterm",
             "fail-cut-mid-answer-on-sigterm", "fail-bulkhead-broken", "fail-memory-unbounded",
             "fail-normal-client-refused", "fail-idle-connections-not-held", "fail-fault-window-missing",
-            "fail-hostile-body-stored", "fail-right-token-refused-under-flood");
+            "fail-hostile-body-stored", "fail-right-token-refused-under-flood", "fail-device-locked-out",
+            "fail-flood-starves-fast-path", "fail-spray-starves-cold-logins", "fail-adversary-5xx");
 
     @Test
     void everyBrokenPromiseHasAFailingSample() throws IOException {
@@ -93,6 +94,7 @@ class ChaosVerdictTest {
         ProcessBuilder builder = new ProcessBuilder("python3", ANALYSE.toString(),
                 "--events", work.resolve("events.jsonl").toString(), "--faults", work.resolve("faults.jsonl").toString(),
                 "--abuse", work.resolve("abuse.json").toString(), "--storm", work.resolve("storm.jsonl").toString(),
+                "--adversary", work.resolve("adversary.jsonl").toString(),
                 "--secrets", work.resolve("secrets.txt").toString(), "--logs", work.resolve("logs").toString(),
                 "--rows", work.resolve("rows.txt").toString(), "--duplicates", work.resolve("duplicates.txt").toString(),
                 "--out", work.resolve("out").toString(), "--elapsed", "1", "--recovery-goal", "5",

@@ -68,6 +68,15 @@ public final class MetricNames {
     public static final String DATABASE_QUEUE_DEPTH = "identity.database.queue.depth";
     public static final String DATABASE_QUEUE_WAIT = "identity.database.queue.wait";
 
+    /** auth-service's shared failure budgets: batches of failure counts written, by result (written, failed). */
+    public static final String BUDGET_WRITES = "identity.budget.writes";
+    /** Failure counts not shared because too many keys were waiting for the writer (the local count still holds). */
+    public static final String BUDGET_WRITES_DROPPED = "identity.budget.writes.dropped";
+    /** Unknown client ids answered from the negative cache, without reading their row. */
+    public static final String UNKNOWN_CACHE_HITS = "identity.unknown.cache.hits";
+    /** Reads of the registration epochs (one serves every request that was waiting for it). */
+    public static final String EPOCH_READS = "identity.epoch.reads";
+
     public static final String TAG_RESULT = "result";
     public static final String TAG_REASON = "reason";
     /** Where the waiting-time rule refused: {@code admission} or {@code dequeue}. */

@@ -36,6 +36,11 @@ import io.quarkus.runtime.Startup;
  * stalled database: estimates from before the stall would be wrong), and refused without running when it waited longer
  * in the queue. A step that found a thread free is never refused for waiting: what delayed it was the CPU, not the lane.
  *
+ * <p>Shares: work for client ids known to exist ({@link Share#KNOWN}) may use every place; everything else
+ * ({@link Share#OTHER}: unknown ids, a source over its failure budget) may hold at most the threads that are not reserved
+ * ({@code identity.overload.database.reserved-for-known}), running or waiting, and is refused at once beyond them. So a
+ * flood of invented client ids can fill its own share, never the threads the known fleet's reads need.
+ *
  * <p>Why not the Vert.x worker pool: its queue is unbounded and invisible, so under a storm requests would wait there
  * for seconds, with their deadline running, before being refused. One thread per pooled connection is enough: a
  * second thread per connection could only wait for the pool. Failures come back classified
@@ -53,6 +58,14 @@ public class DatabaseLane {
         T run() throws SQLException;
     }
 
+    /** Whose work a step is: see the class comment. */
+    public enum Share {
+        /** For a client id known to exist: may use every thread. */
+        KNOWN,
+        /** Anything else: may hold at most the unreserved threads. */
+        OTHER
+    }
+
     /** Starting estimate of one step, replaced by a moving average of measured ones. */
     private static final long INITIAL_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
@@ -64,6 +77,8 @@ public class DatabaseLane {
     private final Semaphore permits;
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicInteger inLane = new AtomicInteger();
+    private final int otherLimit;
+    private final AtomicInteger otherInLane = new AtomicInteger();
     private final AtomicLong stepNanos = new AtomicLong(INITIAL_STEP_NANOS);
     /** When a step last started or finished: a lane whose threads are all busy and that shows none for longer
      * than the allowed wait is stalled. */
@@ -75,19 +90,28 @@ public class DatabaseLane {
     public DatabaseLane(OverloadConfig config, MeterRegistry registry,
             @ConfigProperty(name = "quarkus.datasource.jdbc.max-size", defaultValue = "20") int poolMaxSize) {
         this(config.database().concurrency().orElse(poolMaxSize), config.database().maxWait(),
-                config.database().queue(), System::nanoTime, registry);
+                config.database().queue(), config.database().reservedForKnown(), System::nanoTime, registry);
     }
 
     /** Without a queue: all threads busy means refused at once. */
     DatabaseLane(int concurrency, MeterRegistry registry) {
-        this(concurrency, Duration.ZERO, 0, System::nanoTime, registry);
+        this(concurrency, Duration.ZERO, 0, 0, System::nanoTime, registry);
     }
 
     DatabaseLane(int concurrency, Duration maxWait, int queueCap, LongSupplier clock, MeterRegistry registry) {
+        this(concurrency, maxWait, queueCap, 0, clock, registry);
+    }
+
+    DatabaseLane(int concurrency, Duration maxWait, int queueCap, double reservedForKnown, LongSupplier clock,
+            MeterRegistry registry) {
         if (concurrency < 1) {
             throw new IllegalArgumentException("identity.overload.database.concurrency must be at least 1");
         }
+        if (reservedForKnown < 0 || reservedForKnown > 1) {
+            throw new IllegalArgumentException("identity.overload.database.reserved-for-known must be between 0 and 1");
+        }
         this.concurrency = concurrency;
+        this.otherLimit = concurrency - reservedThreads(concurrency, reservedForKnown);
         this.maxWaitNanos = maxWait.toNanos();
         this.queueCap = maxWaitNanos > 0 ? Math.max(0, queueCap) : 0;
         this.clock = clock;
@@ -110,8 +134,17 @@ public class DatabaseLane {
                 .description("database steps running").register(registry);
         Gauge.builder(MetricNames.DATABASE_CONCURRENCY, this, DatabaseLane::concurrency)
                 .description("threads for database steps").register(registry);
-        LOG.infof("database steps: %d threads, waiting at most %d ms (at most %d waiting)", concurrency,
-                TimeUnit.NANOSECONDS.toMillis(maxWaitNanos), this.queueCap);
+        LOG.infof("database steps: %d threads (%d reserved for known devices), waiting at most %d ms (at most %d"
+                + " waiting)", concurrency, concurrency - otherLimit, TimeUnit.NANOSECONDS.toMillis(maxWaitNanos),
+                this.queueCap);
+    }
+
+    /** Threads only known devices may use: the fraction rounded up, at least one of two or more, never all. */
+    static int reservedThreads(int concurrency, double fraction) {
+        if (fraction <= 0 || concurrency < 2) {
+            return 0;
+        }
+        return Math.min(concurrency - 1, Math.max(1, (int) Math.ceil(concurrency * fraction)));
     }
 
     /**
@@ -120,8 +153,23 @@ public class DatabaseLane {
      * ({@code deadline}).
      */
     public <T> CompletableFuture<T> run(Deadline deadline, Step<T> step) {
+        return run(deadline, Share.KNOWN, step);
+    }
+
+    /** {@link #run(Deadline, Step)} within a share of the lane: {@link Share#OTHER} never takes the reserved threads. */
+    public <T> CompletableFuture<T> run(Deadline deadline, Share share, Step<T> step) {
+        boolean other = share == Share.OTHER;
+        if (other && otherInLane.incrementAndGet() > otherLimit) {
+            otherInLane.decrementAndGet();
+            refused.increment();
+            return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
+                    "the database threads not reserved for known devices are busy"));
+        }
         String refusal = admissionRefusal();
         if (refusal != null || !permits.tryAcquire()) {
+            if (other) {
+                otherInLane.decrementAndGet();
+            }
             refused.increment();
             return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
                     refusal != null ? refusal : "every database thread is busy and no more may wait"));
@@ -129,7 +177,12 @@ public class DatabaseLane {
         // Only a step that found every thread busy waits in the queue; one that found a thread free is not refused
         // for the time the scheduler took to start that thread (on a busy machine, tens of milliseconds).
         boolean queued = inLane.incrementAndGet() > concurrency;
-        return execute(deadline, step, queued);
+        CompletableFuture<T> result = execute(deadline, step, queued);
+        if (other) {
+            // The place is given back when the step has finished or was refused, whichever way.
+            result.whenComplete((value, failure) -> otherInLane.decrementAndGet());
+        }
+        return result;
     }
 
     /**

@@ -93,5 +93,14 @@ public interface OverloadConfig {
         /** Hard cap on waiting steps (a memory bound; the waiting-time rule refuses first). */
         @WithDefault("200")
         int queue();
+
+        /**
+         * The part of the database threads that only work for client ids known to exist may use (rounded up, at
+         * least one thread when there are two or more, never all of them): everything else (unknown ids, a source
+         * over its failure budget) may hold at most the rest, running or waiting, so a flood of invented client ids
+         * cannot take the reads of the known fleet. {@code 0}: no reservation.
+         */
+        @WithDefault("0.25")
+        double reservedForKnown();
     }
 }

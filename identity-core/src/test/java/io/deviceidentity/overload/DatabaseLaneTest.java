@@ -198,6 +198,61 @@ class DatabaseLaneTest {
         assertTrue(bulk.get(5, TimeUnit.SECONDS));
     }
 
+    @Test
+    void aFloodOfOtherWorkFillsOnlyItsShareAndKnownDevicesStillGetTheReservedThreads() throws Exception {
+        // Four threads, a quarter reserved, a short queue, on the test's clock: the flood (unknown client ids) may
+        // hold three places, running or waiting; the fourth thread is the known fleet's whatever the flood does.
+        DatabaseLane shared = new DatabaseLane(4, Duration.ofMillis(25), 10, 0.25, now::get, registry);
+        lanes.add(shared);
+        CountDownLatch floodRunning = new CountDownLatch(3);
+        List<CompletableFuture<Boolean>> flood = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            flood.add(shared.run(far(), DatabaseLane.Share.OTHER, () -> hold(floodRunning)));
+        }
+        assertTrue(floodRunning.await(5, TimeUnit.SECONDS));
+
+        for (int i = 0; i < 50; i++) {
+            CompletableFuture<Integer> more = shared.run(far(), DatabaseLane.Share.OTHER, () -> 1);
+            assertEquals(UnavailableReason.OVERLOAD, reasonOf(more), "the flood's share is full: refused at once");
+        }
+        CompletableFuture<String> known = shared.run(far(), DatabaseLane.Share.KNOWN, () -> "known");
+        assertEquals("known", known.get(5, TimeUnit.SECONDS), "ran on the reserved thread, without waiting");
+
+        release.countDown();
+        for (CompletableFuture<Boolean> step : flood) {
+            assertTrue(step.get(5, TimeUnit.SECONDS));
+        }
+        assertEquals(2, shared.run(far(), DatabaseLane.Share.OTHER, () -> 2).get(5, TimeUnit.SECONDS),
+                "the share is given back when the flood's steps finish");
+    }
+
+    @Test
+    void knownWorkMayUseEveryThread() throws Exception {
+        DatabaseLane shared = new DatabaseLane(4, Duration.ZERO, 0, 0.25, now::get, registry);
+        lanes.add(shared);
+        CountDownLatch running = new CountDownLatch(4);
+        List<CompletableFuture<Boolean>> known = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            known.add(shared.run(far(), DatabaseLane.Share.KNOWN, () -> hold(running)));
+        }
+
+        assertTrue(running.await(5, TimeUnit.SECONDS), "all four threads ran known work");
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(shared.run(far(), DatabaseLane.Share.OTHER, () -> 1)));
+        release.countDown();
+        for (CompletableFuture<Boolean> step : known) {
+            assertTrue(step.get(5, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void theReservationIsRoundedUpAndNeverTakesEveryThread() {
+        assertEquals(0, DatabaseLane.reservedThreads(1, 0.25), "one thread cannot be split");
+        assertEquals(1, DatabaseLane.reservedThreads(2, 0.25));
+        assertEquals(3, DatabaseLane.reservedThreads(10, 0.25));
+        assertEquals(9, DatabaseLane.reservedThreads(10, 1.0));
+        assertEquals(0, DatabaseLane.reservedThreads(10, 0));
+    }
+
     private boolean hold(CountDownLatch running) {
         running.countDown();
         try {

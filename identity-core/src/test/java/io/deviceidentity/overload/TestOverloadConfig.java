@@ -81,6 +81,11 @@ record TestOverloadConfig(Duration deadline, int concurrency, OptionalInt queue,
             public int queue() {
                 return 0;
             }
+
+            @Override
+            public double reservedForKnown() {
+                return 0;
+            }
         };
     }
 }

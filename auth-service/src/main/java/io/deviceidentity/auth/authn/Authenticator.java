@@ -8,7 +8,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.deviceidentity.auth.AuthConfig;
 import io.deviceidentity.auth.fastpath.FastPath;
-import io.deviceidentity.auth.ratelimit.DeviceAttemptLimiter;
+import io.deviceidentity.auth.ratelimit.AttemptBudget;
+import io.deviceidentity.auth.ratelimit.SourceBudget;
+import io.deviceidentity.auth.ratelimit.Sources;
 import io.deviceidentity.credentials.Bcrypt;
 import io.deviceidentity.credentials.ClientIdPolicy;
 import io.deviceidentity.credentials.CredentialFinder;
@@ -21,19 +23,27 @@ import io.deviceidentity.overload.ServiceUnavailableException;
 
 /**
  * Decides one authentication, cheapest checks first so that refused work costs as little as possible. The order is
- * chosen so that a storm (bcrypt saturated) changes only the answers that need bcrypt:
+ * chosen so that a storm (bcrypt saturated) changes only the answers that need bcrypt, and so that the adversary
+ * (docs/security.md) can neither lock a device out nor starve the fleet:
  * <ol>
- *   <li>on the event loop: client id shape (unknown device), a device out of attempts (429, nothing taken), password
- *       shape (deny); then, for a device whose last check here needed bcrypt moments ago
- *       ({@link RecentlyActiveDevices}), bcrypt's admission: saturated → 503 overload at once, without the read;</li>
- *   <li>one indexed read on the {@link DatabaseLane} (no queue: all its threads busy → 503 overload at once), the
- *       fast path's verifier in the same query; unknown, revoked and wrong-username devices are denied here, without
- *       bcrypt, whatever bcrypt's load;</li>
- *   <li>the fast path ({@link FastPath}): a matching verifier allows without bcrypt and without taking an
- *       attempt;</li>
- *   <li>a cold check: joined to an identical check in flight if there is one ({@link IdenticalChecks}), otherwise
- *       one attempt taken (429 when none is left), connection turn-taking and bcrypt on the {@link BcryptExecutor},
- *       admitted by waiting time (saturated → 503 overload at once); a match writes a verifier after the answer.</li>
+ *   <li>on the event loop: client id shape (unknown device), password shape (deny); a source address over its failure
+ *       budget ({@link SourceBudget}) is denied {@code source_exhausted} here, without the read, unless the client id
+ *       is known to exist ({@link KnownDevices}); a client id remembered as unknown ({@link UnknownDevices}) is denied
+ *       after one shared, single-flighted epochs read, without reading its row; then, for a device whose last check
+ *       here needed bcrypt moments ago ({@link RecentlyActiveDevices}), bcrypt's admission: saturated → 503 overload
+ *       at once, without the read;</li>
+ *   <li>one indexed read on the {@link DatabaseLane}, in the share known devices keep for themselves only when the id
+ *       is known and its source is within budget, so a flood of invented ids cannot take the fleet's reads (no queue
+ *       beyond the share: 503 overload at once); the fast path's verifier comes in the same query; unknown, revoked
+ *       and wrong-username devices are denied here, without bcrypt, whatever bcrypt's load;</li>
+ *   <li>the fast path ({@link FastPath}): a matching verifier allows without bcrypt and before any budget, so
+ *       nobody's failures can stop a device presenting a credential it has used before;</li>
+ *   <li>a cold check: denied {@code attempts_exhausted} (200, which ends EMQX's chain; never 429 or 503) when the
+ *       source or the (client id, source) pair or the client id is over its failure budget ({@link AttemptBudget},
+ *       shared by every replica); otherwise joined to an identical check in flight if there is one
+ *       ({@link IdenticalChecks}), or connection turn-taking and bcrypt on the {@link BcryptExecutor}, admitted by
+ *       waiting time (saturated → 503 overload at once); a match writes a verifier after the answer, a mismatch is
+ *       charged to every budget.</li>
  * </ol>
  * Why the read comes before bcrypt's refusal: answering a revoked device 503 instead of deny would let EMQX ask the
  * next authenticator in its chain, and answering an unknown one {@code overload} would hide a misconfigured fleet
@@ -43,7 +53,10 @@ import io.deviceidentity.overload.ServiceUnavailableException;
 public class Authenticator {
 
     private final CredentialFinder credentials;
-    private final DeviceAttemptLimiter limiter;
+    private final SourceBudget sources;
+    private final AttemptBudget attempts;
+    private final KnownDevices known;
+    private final UnknownDevices unknown;
     private final RecentlyActiveDevices recentlyActive;
     private final ConnectionTurns turns;
     private final DatabaseLane database;
@@ -52,11 +65,15 @@ public class Authenticator {
     private final IdenticalChecks identicalChecks;
     private final AuthConfig config;
 
-    public Authenticator(CredentialFinder credentials, DeviceAttemptLimiter limiter,
-            RecentlyActiveDevices recentlyActive, ConnectionTurns turns, DatabaseLane database, BcryptExecutor bcrypt,
-            FastPath fastPath, IdenticalChecks identicalChecks, AuthConfig config) {
+    public Authenticator(CredentialFinder credentials, SourceBudget sources, AttemptBudget attempts,
+            KnownDevices known, UnknownDevices unknown, RecentlyActiveDevices recentlyActive, ConnectionTurns turns,
+            DatabaseLane database, BcryptExecutor bcrypt, FastPath fastPath, IdenticalChecks identicalChecks,
+            AuthConfig config) {
         this.credentials = credentials;
-        this.limiter = limiter;
+        this.sources = sources;
+        this.attempts = attempts;
+        this.known = known;
+        this.unknown = unknown;
         this.recentlyActive = recentlyActive;
         this.turns = turns;
         this.database = database;
@@ -71,26 +88,57 @@ public class Authenticator {
      * request at a time on each), for {@link ConnectionTurns}; null when unknown.
      */
     public CompletionStage<AuthnOutcome> authenticate(AuthnRequest request, Deadline deadline, Object connection) {
-        if (!ClientIdPolicy.isValid(request.clientId())) {
+        String clientId = request.clientId();
+        if (!ClientIdPolicy.isValid(clientId)) {
             // No such id can be registered, so it is an unknown device without asking the database.
             return decided(unknownDevice());
         }
-        limiter.refuseIfExhausted(request.clientId());
         byte[] password = PasswordPolicy.usableBytes(request.password());
         if (password == null) {
             return decided(AuthnOutcome.deny("invalid_password"));
         }
-        if (recentlyActive.contains(request.clientId())) {
+        String source = Sources.of(request.peerHost());
+        boolean sourceExhausted = sources.exhausted(source);
+        boolean knownToExist = known.contains(clientId);
+        if (sourceExhausted && !knownToExist) {
+            return decided(AuthnOutcome.deny(SOURCE_EXHAUSTED));
+        }
+        if (recentlyActive.contains(clientId)) {
             bcrypt.refuseIfSaturated(deadline);
         }
-        return database.run(deadline, () -> credentials.find(request.clientId(), fastPath.enabled()))
-                .thenCompose(found -> decide(request, password, found, deadline, connection));
+        DatabaseLane.Share share = knownToExist && !sourceExhausted ? DatabaseLane.Share.KNOWN
+                : DatabaseLane.Share.OTHER;
+        CompletionStage<Boolean> rememberedUnknown = knownToExist ? CompletableFuture.completedFuture(false)
+                : unknown.stillUnknown(clientId, deadline.arrivalNanos());
+        return rememberedUnknown.thenCompose(isUnknown -> {
+            if (isUnknown) {
+                sources.failed(source);
+                return decided(unknownDevice());
+            }
+            long[] epochs = unknown.epochsBeforeRead();
+            return database.run(deadline, share, () -> credentials.find(clientId, fastPath.enabled()))
+                    .thenCompose(found -> decide(request, source, password, found, epochs, deadline, connection));
+        });
     }
 
-    private CompletionStage<AuthnOutcome> decide(AuthnRequest request, byte[] password,
-            Optional<DeviceCredential> found, Deadline deadline, Object connection) {
+    /** Denial reason of a request from an address over its failure budget, for an id not known to exist. */
+    static final String SOURCE_EXHAUSTED = "source_exhausted";
+    /** Denial reason of a cold check over a failure budget: (client id, source), client id, or source. */
+    static final String ATTEMPTS_EXHAUSTED = "attempts_exhausted";
+
+    private CompletionStage<AuthnOutcome> decide(AuthnRequest request, String source, byte[] password,
+            Optional<DeviceCredential> found, long[] epochsBeforeRead, Deadline deadline, Object connection) {
         String clientId = request.clientId();
         DeviceCredential device = found.orElse(null);
+        if (device == null) {
+            unknown.foundUnknown(clientId, epochsBeforeRead);
+            known.seenMissing(clientId);
+        } else {
+            unknown.foundKnown(clientId);
+            // Revoked devices count as known too: their reads keep the reserved share, so a flood cannot turn their
+            // deny into a 503 that EMQX would pass on to the next authenticator.
+            known.seenActive(clientId);
+        }
         AuthnOutcome denial = device == null ? unknownDevice()
                 : !device.isActive() ? AuthnOutcome.deny("revoked")
                 : device.username() != null && !device.username().equals(request.username())
@@ -98,7 +146,10 @@ public class Authenticator {
                         : null;
         if (denial != null) {
             recentlyActive.seenInactive(clientId);
-            limiter.acquire(clientId);
+            sources.failed(source);
+            if (device != null && device.isActive()) {
+                attempts.failed(clientId, source);
+            }
             return decided(denial);
         }
         FastPath.Check check = fastPath.check(clientId, request.username(), password, device);
@@ -110,24 +161,33 @@ public class Authenticator {
             return decided(AuthnOutcome.verified(device));
         }
         recentlyActive.seenActive(clientId);
-        return identicalChecks.check(clientId, request.username(), password, device,
-                () -> hash(request, password, device, deadline, connection))
-                .thenApply(matches -> {
-                    if (!matches) {
-                        return AuthnOutcome.deny("bad_password");
-                    }
-                    recentlyActive.seenInactive(clientId);
-                    return AuthnOutcome.allow(device);
-                });
+        if (sources.guessesExhausted(source)) {
+            return decided(AuthnOutcome.deny(ATTEMPTS_EXHAUSTED));
+        }
+        return attempts.allows(clientId, source, deadline).thenCompose(allowed -> {
+            if (!allowed) {
+                return decided(AuthnOutcome.deny(ATTEMPTS_EXHAUSTED));
+            }
+            return identicalChecks.check(clientId, request.username(), password, device,
+                    () -> hash(request, password, device, deadline, connection))
+                    .thenApply(matches -> {
+                        if (!matches) {
+                            sources.guessed(source);
+                            attempts.failed(clientId, source);
+                            return AuthnOutcome.deny("bad_password");
+                        }
+                        recentlyActive.seenInactive(clientId);
+                        return AuthnOutcome.allow(device);
+                    });
+        });
     }
 
     /**
-     * The one bcrypt of a cold check (checks that join it take no attempt: they cost nothing); on a match the
-     * verifier is queued before anyone is answered.
+     * The one bcrypt of a cold check (checks that join it cost nothing more); on a match the verifier is queued
+     * before anyone is answered.
      */
     private CompletionStage<Boolean> hash(AuthnRequest request, byte[] password, DeviceCredential device,
             Deadline deadline, Object connection) {
-        limiter.acquire(request.clientId());
         if (turns.hadItsTurn(connection) && bcrypt.overloaded()) {
             throw ServiceUnavailableException.overload("bcrypt is saturated and this connection just had its turn");
         }

@@ -7,11 +7,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.deviceidentity.auth.AuthConfig;
-import io.deviceidentity.auth.ratelimit.DeviceAttemptLimiter;
-import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.deviceidentity.auth.ratelimit.BoundedCaches;
 
 /**
  * Client ids this replica read as active within the last {@code identity.auth.active-device-memory} whose check
@@ -28,9 +26,6 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * window counts as forgotten.
  */
 @ApplicationScoped
-// Same Caffeine classes as the attempt limiter's cache (maximumSize + expireAfterAccess): see DeviceAttemptLimiter.
-@RegisterForReflection(classNames = {
-        DeviceAttemptLimiter.CAFFEINE_CACHE_CLASS, DeviceAttemptLimiter.CAFFEINE_NODE_CLASS })
 public class RecentlyActiveDevices {
 
     private final long windowNanos;
@@ -46,10 +41,7 @@ public class RecentlyActiveDevices {
     public RecentlyActiveDevices(Duration window, long maxDevices, LongSupplier clock) {
         this.windowNanos = window.toNanos();
         this.clock = clock;
-        this.seenAt = Caffeine.newBuilder()
-                .maximumSize(maxDevices)
-                .expireAfterAccess(window.isZero() ? Duration.ofNanos(1) : window)
-                .build();
+        this.seenAt = BoundedCaches.bounded(maxDevices, window);
     }
 
     /** A read found the device active with the username it presented, and its check needs bcrypt. */

@@ -59,6 +59,37 @@ class AuthRolePrivilegesTest {
         }
     }
 
+    @Test
+    void theServicesRoleKeepsFailureCountsAndReadsEpochsButCannotBumpAnEpochNorChangeTheTables() throws Exception {
+        String id = uniqueId("budget-privileges");
+        try (Connection auth = DriverManager.getConnection(url, user, password)) {
+            try (PreparedStatement count = auth.prepareStatement("INSERT INTO authn_failures"
+                    + " (client_id, source, window_start, failures) VALUES (?, '*', 1, 1)"
+                    + " ON CONFLICT (client_id, window_start, source) DO UPDATE SET failures = authn_failures.failures + 1")) {
+                count.setString(1, id);
+                assertEquals(1, count.executeUpdate(), "counting failures is what the role is for");
+            }
+            try (PreparedStatement forget = auth.prepareStatement(
+                    "DELETE FROM authn_failures WHERE client_id = ? AND window_start < 2")) {
+                forget.setString(1, id);
+                assertEquals(1, forget.executeUpdate(), "and forgetting ended windows");
+            }
+            try (Statement read = auth.createStatement()) {
+                read.executeQuery("SELECT bucket, epoch FROM registration_epochs").close();
+            }
+            refused(auth, "UPDATE registration_epochs SET epoch = epoch + 1 WHERE bucket::text <> ?", id);
+            refused(auth, "INSERT INTO registration_epochs (bucket, epoch) SELECT 0, length(?)", id);
+            refused(auth, "DELETE FROM registration_epochs WHERE bucket::text <> ?", id);
+            for (String ddl : new String[] {"ALTER TABLE authn_failures DROP COLUMN failures",
+                    "TRUNCATE authn_failures", "DROP TRIGGER device_credentials_bump_epoch ON device_credentials"}) {
+                try (Statement statement = auth.createStatement()) {
+                    SQLException refusal = assertThrows(SQLException.class, () -> statement.execute(ddl), ddl);
+                    assertEquals(INSUFFICIENT_PRIVILEGE, refusal.getSQLState(), ddl);
+                }
+            }
+        }
+    }
+
     private static void refused(Connection connection, String sql, String id) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
             statement.setString(1, id);

@@ -10,35 +10,26 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
-import io.deviceidentity.auth.authn.RecentlyActiveDevices;
+import com.github.benmanes.caffeine.cache.Cache;
 
-import io.github.bucket4j.TimeMeter;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
  * Caffeine chooses the classes of a cache and of its entries by name from the builder's options and instantiates
- * them reflectively; in a native image only registered names exist. This builds the limiter's cache, finds the two
- * classes Caffeine actually picked, and checks the limiter registers exactly those: changing the builder (say,
- * adding expireAfterWrite) without updating the registration fails here instead of in the native executable.
+ * them reflectively; in a native image only registered names exist. This builds a bounded cache, finds the two
+ * classes Caffeine actually picked, and checks BoundedCaches registers exactly those: changing the builder (say,
+ * adding expireAfterWrite) without updating the registration fails here instead of in the native executable. Every
+ * per-id and per-address map of auth-service (budgets, known and unknown devices, recently active devices) is built
+ * by BoundedCaches.
  */
-class DeviceAttemptLimiterNativeTest {
+class BoundedCachesNativeTest {
 
     @Test
-    void caffeineClassesOfTheLimiterCacheAreTheOnesRegisteredForTheNativeImage() throws Exception {
-        DeviceAttemptLimiter limiter = new DeviceAttemptLimiter(DeviceAttemptLimiterTest.defaults(), TimeMeter.SYSTEM_NANOTIME);
-        limiter.acquire("native-check");
+    void caffeineClassesOfTheBoundedCachesAreTheOnesRegisteredForTheNativeImage() throws Exception {
+        Cache<String, Long> cache = BoundedCaches.bounded(1000, Duration.ofSeconds(30));
+        cache.put("native-check", 1L);
 
-        assertEquals(caffeineClasses(read(limiter, DeviceAttemptLimiter.class, "buckets")),
-                registeredBy(DeviceAttemptLimiter.class));
-    }
-
-    @Test
-    void theRecentlyActiveDevicesCacheUsesTheSameRegisteredClasses() throws Exception {
-        RecentlyActiveDevices devices = new RecentlyActiveDevices(Duration.ofSeconds(30), 1000, System::nanoTime);
-        devices.seenActive("native-check");
-
-        assertEquals(caffeineClasses(read(devices, RecentlyActiveDevices.class, "seenAt")),
-                registeredBy(RecentlyActiveDevices.class));
+        assertEquals(caffeineClasses(cache), registeredBy(BoundedCaches.class));
     }
 
     /** The bounded cache class and the node class Caffeine picked for a built cache. */

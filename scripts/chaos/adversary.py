@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""The adversary phase of `make chaos` (standard library only; loopback only, bounded in count and time).
+
+While the known devices reconnect (fast path, each from its own address) and new devices log in for the first time
+(cold: a bcrypt each), hostile peers, each phase in turn:
+  lockout  guess passwords for the first --victims known devices from other addresses (the victims keep logging in;
+           the first --cold-victims of them have had their verifier removed, so their next login is a cold check)
+  spray    wrong passwords over --spray-count registered ids (--spray-prefix N) from a few addresses, after a quiet
+           spell that measures the cold logins' capacity without it
+  flood    invented, well-formed client ids at --flood-rate a second from 256 addresses
+Every answer is recorded in --out (JSON lines): {"k": kind, "t", "d", "status", "result", "reason", "id"}, kinds
+known, victim, cold, attack, spray; the flood as one line a second {"k": "flood", "t", "sent", "statuses"}; and the
+phases as {"k": "mark", "event", "t"}. scripts/chaos/analyse.py judges them (--adversary).
+"""
+import argparse, http.client, json, os, random, socket, sys, threading, time
+
+
+class Recorder:
+    def __init__(self, path):
+        self.out = open(path, "a", buffering=1)
+        self.lock = threading.Lock()
+
+    def write(self, row):
+        with self.lock:
+            self.out.write(json.dumps(row) + "\n")
+
+    def mark(self, event):
+        self.write({"k": "mark", "event": event, "t": time.time()})
+
+
+def authn(conn_holder, port, cid, password, peer, timeout=10):
+    """One EMQX-shaped authn call on a kept-alive connection; returns (start, duration, status, result, reason)."""
+    body = json.dumps({"clientid": cid, "username": "", "password": password, "peerhost": peer,
+                       "cert_common_name": ""})
+    start = time.time()
+    try:
+        if conn_holder[0] is None:
+            conn_holder[0] = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        c = conn_holder[0]
+        c.request("POST", "/mqtt/authn", body=body, headers={"Content-Type": "application/json"})
+        r = c.getresponse()
+        data = r.read()
+        parsed = json.loads(data) if data.startswith(b"{") else {}
+        return start, time.time() - start, r.status, parsed.get("result", ""), parsed.get("reason", "")
+    except Exception as e:
+        conn_holder[0] = None
+        return start, time.time() - start, -1, "", type(e).__name__
+
+
+def paced(stop, rate, callers, work):
+    """`callers` threads calling work(n, i) at `rate` calls a second in all until stop is set."""
+    period = callers / rate
+
+    def caller(n):
+        due, i = time.time() + period * n / callers, 0
+        while not stop.is_set():
+            pause = due - time.time()
+            if pause > 0:
+                time.sleep(pause)
+            due += period
+            work(n, i)
+            i += 1
+
+    threads = [threading.Thread(target=caller, args=(n,), daemon=True) for n in range(callers)]
+    for t in threads:
+        t.start()
+    return threads
+
+
+def address(net, n):
+    return "%s.%d.%d" % (net, (n // 250) % 250, n % 250 + 1)
+
+
+def fleet(a, rec, known, stop):
+    """Known devices reconnecting on the fast path, each from its own address; victims are marked."""
+    conns = {}
+
+    def one(n, i):
+        k = random.randrange(len(known))
+        cid, pw = known[k]
+        holder = conns.setdefault(n, [None])
+        s, d, st, res, reason = authn(holder, a.port, cid, pw, address("10.10", k))
+        rec.write({"k": "victim" if k < a.victims else "known", "t": s, "d": d, "status": st, "result": res,
+                   "reason": reason, "id": cid})
+
+    return paced(stop, a.known_rate, 8, one)
+
+
+def cold_logins(a, rec, cold, stop):
+    """New devices logging in for the first time (a bcrypt each), closed loop, each from its own address."""
+    nxt = [0]
+    lock = threading.Lock()
+
+    def caller(n):
+        holder = [None]
+        while not stop.is_set():
+            with lock:
+                k = nxt[0]
+                nxt[0] += 1
+            if k >= len(cold):
+                return
+            cid, pw = cold[k]
+            s, d, st, res, reason = authn(holder, a.port, cid, pw, address("10.20", k))
+            rec.write({"k": "cold", "t": s, "d": d, "status": st, "result": res, "reason": reason, "id": cid})
+            if st != 200:
+                time.sleep(0.05)  # a refused device backs off a little
+
+    threads = [threading.Thread(target=caller, args=(n,), daemon=True) for n in range(a.cold_callers)]
+    for t in threads:
+        t.start()
+    return threads
+
+
+def lockout(a, rec, known):
+    """Wrong passwords for the victims from five other addresses."""
+    stop = threading.Event()
+    conns = {}
+
+    def one(n, i):
+        k = i % a.victims
+        cid = known[k][0]
+        holder = conns.setdefault(n, [None])
+        s, d, st, res, reason = authn(holder, a.port, cid, "guess-%d-%d" % (n, i), "10.66.0.%d" % (n % 5 + 1))
+        rec.write({"k": "attack", "t": s, "d": d, "status": st, "result": res, "reason": reason, "id": cid})
+
+    rec.mark("lockout-start")
+    threads = paced(stop, a.attack_rate, 5, one)
+    time.sleep(a.phase_seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    rec.mark("lockout-end")
+
+
+def spray(a, rec):
+    stop = threading.Event()
+    conns = {}
+
+    def one(n, i):
+        k = (n + i * 4) % a.spray_count
+        cid = "%s%d" % (a.spray_prefix, k)
+        holder = conns.setdefault(n, [None])
+        s, d, st, res, reason = authn(holder, a.port, cid, "spray-guess-%d" % i, "10.77.0.%d" % (n % 4 + 1))
+        rec.write({"k": "spray", "t": s, "d": d, "status": st, "result": res, "reason": reason, "id": cid})
+
+    rec.mark("spray-start")
+    threads = paced(stop, a.spray_rate, 4, one)
+    time.sleep(a.phase_seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    rec.mark("spray-end")
+
+
+def flood(a, rec):
+    """Invented ids, pipelined on raw kept-alive connections (Python's http.client cannot send thousands a second),
+    from 256 addresses; one record a second with what was sent and the statuses that came back."""
+    stop = threading.Event()
+    counts = {"sent": 0, "statuses": {}}
+    lock = threading.Lock()
+    senders = 8
+    per_tick = max(1, int(a.flood_rate * 0.05 / senders))  # requests per sender per 50 ms
+
+    def sender(n):
+        sock, buf = None, b""
+        tick = time.time()
+        i = 0
+        while not stop.is_set():
+            pause = tick - time.time()
+            if pause > 0:
+                time.sleep(pause)
+            tick += 0.05
+            try:
+                if sock is None:
+                    sock = socket.create_connection(("127.0.0.1", a.port), timeout=10)
+                    buf = b""
+                out = []
+                for _ in range(per_tick):
+                    i += 1
+                    body = json.dumps({"clientid": "invented-%d-%d-%d" % (os.getpid(), n, i), "username": "",
+                                       "password": "x", "peerhost": "10.99.%d.%d" % (n, i % 32 + 1),
+                                       "cert_common_name": ""}).encode()
+                    out.append(b"POST /mqtt/authn HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                               b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+                sock.sendall(b"".join(out))
+                with lock:
+                    counts["sent"] += per_tick
+                got = 0
+                while got < per_tick:
+                    head_end = buf.find(b"\r\n\r\n")
+                    if head_end < 0:
+                        chunk = sock.recv(65536)
+                        if not chunk:
+                            raise ConnectionError("closed")
+                        buf += chunk
+                        continue
+                    head = buf[:head_end].decode("latin-1")
+                    length = 0
+                    for line in head.split("\r\n")[1:]:
+                        if line.lower().startswith("content-length:"):
+                            length = int(line.split(":", 1)[1])
+                    if len(buf) < head_end + 4 + length:
+                        chunk = sock.recv(65536)
+                        if not chunk:
+                            raise ConnectionError("closed")
+                        buf += chunk
+                        continue
+                    status = head.split(" ", 2)[1]
+                    buf = buf[head_end + 4 + length:]
+                    got += 1
+                    with lock:
+                        counts["statuses"][status] = counts["statuses"].get(status, 0) + 1
+            except Exception as e:
+                with lock:
+                    counts["statuses"][type(e).__name__] = counts["statuses"].get(type(e).__name__, 0) + 1
+                try:
+                    sock.close()
+                except Exception:
+                    pass
+                sock = None
+
+    def reporter():
+        while not stop.is_set():
+            time.sleep(1)
+            with lock:
+                rec.write({"k": "flood", "t": time.time(), "sent": counts["sent"], "statuses": counts["statuses"]})
+                counts["sent"], counts["statuses"] = 0, {}
+
+    rec.mark("flood-start")
+    threads = [threading.Thread(target=sender, args=(n,), daemon=True) for n in range(senders)]
+    threads.append(threading.Thread(target=reporter, daemon=True))
+    for t in threads:
+        t.start()
+    time.sleep(a.phase_seconds)
+    stop.set()
+    for t in threads:
+        t.join(timeout=15)
+    rec.mark("flood-end")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--known", required=True, help='"clientid password" lines of devices with a verifier')
+    ap.add_argument("--cold", required=True, help='"clientid password" lines of devices that never logged in')
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--victims", type=int, default=50)
+    ap.add_argument("--spray-prefix", default="chaos-spray-")
+    ap.add_argument("--spray-count", type=int, default=2000)
+    ap.add_argument("--spray-rate", type=float, default=150)
+    ap.add_argument("--attack-rate", type=float, default=100)
+    ap.add_argument("--flood-rate", type=float, default=3000)
+    ap.add_argument("--known-rate", type=float, default=100)
+    ap.add_argument("--cold-callers", type=int, default=6)
+    ap.add_argument("--phase-seconds", type=float, default=12)
+    ap.add_argument("--quiet-seconds", type=float, default=8, help="cold logins alone before the spray")
+    a = ap.parse_args()
+    if os.environ.get("CHAOS_ARGS_ONLY"):  # ChaosArgumentsTest: chaos.sh's arguments, parsed and nothing else
+        print(json.dumps(vars(a)))
+        return
+    if min(a.phase_seconds, a.quiet_seconds) < 0 or a.phase_seconds > 60 or a.flood_rate > 5000:
+        sys.exit("bounded on purpose: at most 60 s a phase and 5000 invented ids a second")
+    known = [line.split() for line in open(a.known) if line.strip()]
+    cold = [line.split() for line in open(a.cold) if line.strip()]
+    if len(known) <= a.victims:
+        sys.exit("need more known devices than victims")
+    rec = Recorder(a.out)
+    stop = threading.Event()
+    rec.mark("start")
+    background = fleet(a, rec, known, stop)
+    time.sleep(2)
+    lockout(a, rec, known)
+    rec.mark("quiet-start")
+    background += cold_logins(a, rec, cold, stop)
+    time.sleep(a.quiet_seconds)
+    spray(a, rec)
+    time.sleep(2)
+    flood(a, rec)
+    time.sleep(2)
+    stop.set()
+    for t in background:
+        t.join(timeout=15)
+    rec.mark("end")
+
+
+if __name__ == "__main__":
+    main()
