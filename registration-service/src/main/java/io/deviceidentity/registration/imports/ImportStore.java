@@ -22,6 +22,7 @@ import io.deviceidentity.credentials.CredentialRows;
 import io.deviceidentity.overload.DatabaseLimits;
 import io.deviceidentity.overload.PooledConnections;
 import io.deviceidentity.overload.ServiceUnavailableException;
+import io.deviceidentity.registration.kicks.KickWorker;
 import io.smallrye.faulttolerance.api.CircuitBreakerName;
 import io.smallrye.faulttolerance.api.RateLimitException;
 
@@ -56,14 +57,26 @@ public class ImportStore {
             + " WHERE device_credentials.status = 'active' AND (device_credentials.username,"
             + " device_credentials.password_hash, device_credentials.superuser, device_credentials.acl)"
             + " IS DISTINCT FROM (EXCLUDED.username, EXCLUDED.password_hash, EXCLUDED.superuser, EXCLUDED.acl)"
-            + " RETURNING (xmax = 0)";
+            + " RETURNING (xmax = 0) AS inserted, client_id";
+
+    /**
+     * The same replacing import, and in the same statement a kick of every replaced device's live session (the
+     * outbox of issue #24, as for PUT: a session keeps what it was given at login).
+     */
+    private static final String REPLACE_EXISTING_AND_KICK = "WITH written AS (" + REPLACE_EXISTING + "),"
+            + " kick AS (INSERT INTO device_kicks (client_id, reason) SELECT client_id, 'rekeyed' FROM written"
+            + " WHERE NOT inserted)"
+            + " SELECT inserted FROM written";
 
     private final AgroalDataSource dataSource;
     private final CredentialRows rows;
 
-    public ImportStore(AgroalDataSource dataSource, ObjectMapper json) {
+    private final KickWorker kicks;
+
+    public ImportStore(AgroalDataSource dataSource, ObjectMapper json, KickWorker kicks) {
         this.dataSource = dataSource;
         this.rows = new CredentialRows(json);
+        this.kicks = kicks;
     }
 
     /** What one batch did: every row is exactly one of these. */
@@ -94,7 +107,8 @@ public class ImportStore {
         }
         try (Connection connection = PooledConnections.take(dataSource);
                 PreparedStatement statement = connection.prepareStatement(
-                        replaceExisting ? REPLACE_EXISTING : SKIP_EXISTING)) {
+                        !replaceExisting ? SKIP_EXISTING
+                                : kicks.enabled() ? REPLACE_EXISTING_AND_KICK : REPLACE_EXISTING)) {
             Array[] arrays = {connection.createArrayOf("varchar", clientIds),
                     connection.createArrayOf("varchar", usernames), connection.createArrayOf("varchar", hashes),
                     connection.createArrayOf("bool", superusers), connection.createArrayOf("text", acls)};
@@ -111,6 +125,9 @@ public class ImportStore {
                         replaced++;
                     }
                 }
+            }
+            if (replaced > 0 && replaceExisting && kicks.enabled()) {
+                kicks.nudge();
             }
             return new Written(imported, replaced, size - imported - replaced);
         }
