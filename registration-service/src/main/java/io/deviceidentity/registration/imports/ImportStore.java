@@ -23,6 +23,7 @@ import io.deviceidentity.overload.DatabaseLimits;
 import io.deviceidentity.overload.PooledConnections;
 import io.deviceidentity.overload.ServiceUnavailableException;
 import io.deviceidentity.registration.passwords.WeakHashes;
+import io.deviceidentity.registration.kicks.KickWorker;
 import io.smallrye.faulttolerance.api.CircuitBreakerName;
 import io.smallrye.faulttolerance.api.RateLimitException;
 
@@ -57,16 +58,27 @@ public class ImportStore {
             + " WHERE device_credentials.status = 'active' AND (device_credentials.username,"
             + " device_credentials.password_hash, device_credentials.superuser, device_credentials.acl)"
             + " IS DISTINCT FROM (EXCLUDED.username, EXCLUDED.password_hash, EXCLUDED.superuser, EXCLUDED.acl)"
-            + " RETURNING (xmax = 0), substr(password_hash, 5, 2)";
+            + " RETURNING (xmax = 0) AS inserted, substr(password_hash, 5, 2) AS cost, client_id";
+
+    /**
+     * The same replacing import, and in the same statement a kick of every replaced device's live session (the
+     * outbox of issue #24, as for PUT: a session keeps what it was given at login).
+     */
+    private static final String REPLACE_EXISTING_AND_KICK = "WITH written AS (" + REPLACE_EXISTING + "),"
+            + " kick AS (INSERT INTO device_kicks (client_id, reason) SELECT client_id, 'rekeyed' FROM written"
+            + " WHERE NOT inserted)"
+            + " SELECT inserted, cost FROM written";
 
     private final AgroalDataSource dataSource;
     private final CredentialRows rows;
     private final WeakHashes weakHashes;
+    private final KickWorker kicks;
 
-    public ImportStore(AgroalDataSource dataSource, ObjectMapper json, WeakHashes weakHashes) {
+    public ImportStore(AgroalDataSource dataSource, ObjectMapper json, WeakHashes weakHashes, KickWorker kicks) {
         this.dataSource = dataSource;
         this.rows = new CredentialRows(json);
         this.weakHashes = weakHashes;
+        this.kicks = kicks;
     }
 
     /**
@@ -100,7 +112,8 @@ public class ImportStore {
         }
         try (Connection connection = PooledConnections.take(dataSource);
                 PreparedStatement statement = connection.prepareStatement(
-                        replaceExisting ? REPLACE_EXISTING : SKIP_EXISTING)) {
+                        !replaceExisting ? SKIP_EXISTING
+                                : kicks.enabled() ? REPLACE_EXISTING_AND_KICK : REPLACE_EXISTING)) {
             Array[] arrays = {connection.createArrayOf("varchar", clientIds),
                     connection.createArrayOf("varchar", usernames), connection.createArrayOf("varchar", hashes),
                     connection.createArrayOf("bool", superusers), connection.createArrayOf("text", acls)};
@@ -121,6 +134,9 @@ public class ImportStore {
                         weak++;
                     }
                 }
+            }
+            if (replaced > 0 && replaceExisting && kicks.enabled()) {
+                kicks.nudge();
             }
             return new Written(imported, replaced, size - imported - replaced, weak);
         }

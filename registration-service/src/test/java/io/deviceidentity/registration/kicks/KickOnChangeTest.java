@@ -15,6 +15,8 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 import io.deviceidentity.registration.support.FakeEmqx;
+import io.deviceidentity.registration.support.Imports;
+import io.deviceidentity.testsupport.ForeignBcryptHashes;
 import io.deviceidentity.registration.support.KickRows;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -79,6 +81,18 @@ class KickOnChangeTest {
         assertEquals(1, emqx().kicked(id));
         assertTrue(emqx().callsFor(id).stream().allMatch(call -> call.path().equals("/api/v5/clients/" + id)
                 && call.method().equals("DELETE")));
+    }
+
+    @Test
+    void anImportThatReplacesADeviceEndsItsSession() throws Exception {
+        String id = uniqueId("kick-import");
+        register(id, "kick-import-password", 201);
+        emqx().connect(id);
+        Imports.Answer answer = Imports.post(Imports.line(id, ForeignBcryptHashes.LIBXCRYPT_2B.hash()),
+                "?existing=replace");
+        assertEquals(200, answer.status());
+        await("EMQX ended the session", () -> !emqx().isConnected(id));
+        assertEquals(1, emqx().kicked(id));
     }
 
     @Test
