@@ -3,8 +3,7 @@
 # stack lives, so that both scripts always mean the same stack. Profiles keep `make up` (dev: 55432/56432) and
 # `make test` (test: 55433/56433) apart; PG_PORT, PGBOUNCER_PORT and STACK_DIR override.
 case "$PROFILE" in
-  dev)  : "${PG_PORT:=55432}" "${PGBOUNCER_PORT:=56432}" ;;
-  test) : "${PG_PORT:=55433}" "${PGBOUNCER_PORT:=56433}" ;;
+  dev|test) ;;
   *) echo "unknown profile '$PROFILE' (dev or test)" >&2; exit 2 ;;
 esac
 # As root, the database processes run as 'postgres', which must reach their state through every parent directory.
@@ -17,6 +16,29 @@ default_stack_dir() {
   printf '%s' "$dir"
 }
 : "${STACK_DIR:=$(default_stack_dir)}"
+# The stack directory remembers the ports its stack was started with ($STACK_DIR/ports, written by stack.sh when it
+# starts something, removed when it stops everything), so that `make status` / `make down` without the overrides of
+# `make up PG_PORT=…` find the same stack. A variable set in the environment wins over the remembered value.
+PORTS_FILE=$STACK_DIR/ports
+if [[ -f "$PORTS_FILE" ]]; then
+  while IFS='=' read -r name value; do
+    case "$name" in
+      PG_PORT|PGBOUNCER_PORT|AUTH_PORT|REGISTRATION_PORT)
+        [[ -n "${!name:-}" || ! "$value" =~ ^[0-9]+$ ]] || { printf -v "$name" '%s' "$value"; export "${name?}"; } ;;
+    esac
+  done <"$PORTS_FILE"
+fi
+case "$PROFILE" in
+  dev)  : "${PG_PORT:=55432}" "${PGBOUNCER_PORT:=56432}" ;;
+  test) : "${PG_PORT:=55433}" "${PGBOUNCER_PORT:=56433}" ;;
+esac
+# Records the ports in use (stack.sh, after it started something).
+remember_ports() {
+  local name
+  for name in PG_PORT PGBOUNCER_PORT AUTH_PORT REGISTRATION_PORT; do
+    [[ -z "${!name:-}" ]] || printf '%s=%s\n' "$name" "${!name}"
+  done >"$PORTS_FILE"
+}
 PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
 DATA_DIR=$STACK_DIR/pg
 RUN_DIR=$STACK_DIR/run

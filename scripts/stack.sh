@@ -21,7 +21,9 @@
 #
 # Profiles keep `make up` and `make test` apart: dev uses ports 55432/56432, test 55433/56433 (all overridable:
 # PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT). State lives under .local/<profile>/ (STACK_DIR; under
-# /tmp when root runs a checkout the postgres user cannot reach).
+# /tmp when root runs a checkout the postgres user cannot reach), and so do the ports a running stack was started
+# with (STACK_DIR/ports): `status` and `down` find them without the overrides. A taken port is named, with the
+# variable that moves it.
 # PostgreSQL and PgBouncer refuse to run as root, so as root they run as the 'postgres' system user.
 set -euo pipefail
 
@@ -102,6 +104,21 @@ prepare_dirs() {
 
 pg_running() { as_db "$PG_BIN/pg_ctl" -D "$DATA_DIR" status >/dev/null 2>&1; }
 
+# A port this stack is about to listen on must be free; when another process holds it, say which port, who holds it
+# (when ss can tell) and which variable moves it, instead of pg_ctl's bare "could not start server".
+port_free_or_die() {
+  local port=$1 what=$2 variable=$3 holder hint
+  (: <>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || return 0
+  holder=$(ss -Hltnp "sport = :$port" 2>/dev/null | grep -o 'users:(("[^"]*",pid=[0-9]*' | head -n 1 \
+    | sed 's/users:(("\([^"]*\)",pid=\([0-9]*\)/ by \1 (pid \2)/') || true
+  if [[ "$PROFILE" == test ]]; then
+    hint="make test / make test-db-up TEST_$variable=<free port>, or $variable=<free port> scripts/stack.sh … test"
+  else
+    hint="make up $variable=<free port> (make status and make down then find it by themselves)"
+  fi
+  die "port $port for $what is taken$holder: another process listens on 127.0.0.1:$port. Choose another with $hint"
+}
+
 psql_admin() {
   as_db psql -X -q -v ON_ERROR_STOP=1 -h "$SOCKET_DIR" -p "$PG_PORT" -U postgres "$@"
 }
@@ -177,13 +194,19 @@ stop_postgres() {
 db_up() {
   install
   prepare_dirs
+  # Both ports are checked before either starts, so a conflict leaves nothing half-started.
+  pg_running || port_free_or_die "$PG_PORT" PostgreSQL PG_PORT
+  pgbouncer_running || port_free_or_die "$PGBOUNCER_PORT" PgBouncer PGBOUNCER_PORT
   start_postgres
   start_pgbouncer
+  remember_ports
 }
 
 db_down() {
   stop_pgbouncer
   stop_postgres
+  # Nothing of this stack runs any more: forget its ports (the next `up` starts from the defaults or overrides).
+  service_running auth-service || service_running registration-service || rm -f "$PORTS_FILE"
 }
 
 # --- services (profile dev only) -------------------------------------------------------------------------------
@@ -228,6 +251,7 @@ start_service() {
   [[ -f "$jar" ]] || die "$jar is missing: run without SKIP_BUILD=1, or build with 'mvn -B -DskipTests package'"
   local fingerprint
   fingerprint=$(service_fingerprint "$name" "$jar" "$@")
+  service_running "$name" || port_free_or_die "$port" "$name" "$(printf '%s' "${name%-service}" | tr '[:lower:]' '[:upper:]')_PORT"
   if service_running "$name"; then
     local before changes
     before=$(cat "$RUN_DIR/$name.config" 2>/dev/null || true)
@@ -341,6 +365,7 @@ up() {
     IDENTITY_AUTH_DB_USER="$AUTH_DB_USER"
   start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=false \
     IDENTITY_DB_USER="$AUTH_DB_USER" IDENTITY_DB_PASSWORD="$AUTH_DB_PASSWORD" IDENTITY_AUTH_FAST_PATH_KEYS="$FAST_PATH_KEYS"
+  remember_ports
   seed_demo_devices
   # The first entry's token: what follows its second colon (the whole entry in the format before token ids).
   local host token=${tokens%%,*} token_id=""
@@ -402,6 +427,7 @@ down() {
   stop_service registration-service
   if [[ "$EXTERNAL_DB" == 1 ]]; then
     log "leaving your PostgreSQL alone (EXTERNAL_DB=1)"
+    rm -f "$PORTS_FILE"
   else
     db_down
   fi
@@ -439,5 +465,5 @@ case "$COMMAND" in
   restart) restart ;;
   down) down ;;
   status) status ;;
-  *) sed -n '2,25p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,27p' "$0" >&2; exit 2 ;;
 esac

@@ -239,6 +239,7 @@ spec:
 
 {{- define "device-identity.service.service" -}}
 {{- $svc := index .root.Values .key -}}
+{{- $service := $svc.service | default dict -}}
 apiVersion: v1
 kind: Service
 metadata:
@@ -246,8 +247,16 @@ metadata:
   namespace: {{ .root.Release.Namespace }}
   labels:
     {{- include "device-identity.labels" . | nindent 4 }}
+  {{- with $service.annotations }}
+  annotations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
 spec:
-  type: ClusterIP
+  type: {{ $service.type | default "ClusterIP" }}
+  {{- with $service.loadBalancerSourceRanges }}
+  loadBalancerSourceRanges:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
   selector:
     {{- include "device-identity.selectorLabels" . | nindent 4 }}
   ports:

@@ -23,6 +23,7 @@ import org.opentest4j.AssertionFailedError;
 
 import io.deviceidentity.auth.AuthConfig;
 import io.deviceidentity.overload.OverloadConfig;
+import io.deviceidentity.readiness.ReadinessConfig;
 import io.deviceidentity.registration.RegistrationConfig;
 import io.deviceidentity.registration.kicks.KickConfig;
 import io.fabric8.kubernetes.api.model.Container;
@@ -44,8 +45,9 @@ class ChartAgreesWithGeneratedManifestsTest {
 
     /** A service, its @ConfigMapping interfaces, and the modules whose sources hold them. */
     enum Svc {
-        AUTH("auth-service", List.of(AuthConfig.class, OverloadConfig.class)),
-        REGISTRATION("registration-service", List.of(RegistrationConfig.class, KickConfig.class, OverloadConfig.class));
+        AUTH("auth-service", List.of(AuthConfig.class, OverloadConfig.class, ReadinessConfig.class)),
+        REGISTRATION("registration-service", List.of(RegistrationConfig.class, KickConfig.class, OverloadConfig.class,
+                ReadinessConfig.class));
 
         final String name;
         final List<Class<?>> mappings;

@@ -58,6 +58,15 @@ class NotesTest {
                 "emqx/auth-chain.hocon and the chart's HOCON (values.yaml emqx.*) disagree: change both together");
     }
 
+    /** Pasting the block replaces EMQX's chain: the NOTES name the migration's transition chain and its value. */
+    @Test
+    void withYourOwnEmqxTheNotesWarnThatTheBlockReplacesTheChainDuringAMigration() {
+        String notes = notes(Map.of("emqx.enabled", false));
+        assertTrue(notes.contains("cuts off every device"), notes);
+        assertTrue(notes.contains("authService.unknownDevice=ignore"), notes);
+        assertTrue(notes.contains("(unknown devices now: deny;"), notes);
+    }
+
     /** README "Pointing EMQX at auth-service" shows the authentication block of emqx/auth-chain.hocon, unchanged. */
     @Test
     void theReadmeShowsTheAuthenticationBlockOfTheHoconFile() {

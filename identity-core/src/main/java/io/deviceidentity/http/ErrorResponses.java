@@ -1,6 +1,9 @@
 package io.deviceidentity.http;
 
+import java.util.Set;
+
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -9,6 +12,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import io.deviceidentity.overload.BackendFailures;
 import io.deviceidentity.overload.ServiceUnavailableException;
+import io.vertx.core.http.HttpServerRequest;
 
 /**
  * How both services answer failures: bad input → 4xx, too many attempts → 429, cannot answer in time → 503, each
@@ -56,11 +60,41 @@ public class ErrorResponses {
     }
 
     @ServerExceptionMapper
-    public Response mapUnexpected(Exception failure) {
+    public Response mapUnexpected(Exception failure, HttpServerRequest request) {
+        if (request.response().ended()) {
+            // The framework has answered already: Quarkus REST's body reader (resteasy-reactive VertxInputStream)
+            // writes 413 itself when a chunked body outgrows quarkus.http.limits.max-body-size, then throws
+            // "Request too large". Oversized input is hostile, not a defect: no ERROR, and no second answer (which
+            // would fail with "Response has already been written" and log another one).
+            LOG.debugf("request to %s refused by the framework with %d: %s", request.path(),
+                    request.response().getStatusCode(), failure);
+            return Response.status(request.response().getStatusCode()).build();
+        }
         if (failure instanceof WebApplicationException web) {
-            return withJsonBody(web.getResponse());
+            Response refused = withAllow(web.getResponse(), request.path());
+            if (refused.getStatus() == 415 && !refused.hasEntity()) {
+                return json(Response.fromResponse(refused), "unsupported_media_type",
+                        unsupportedMediaType(request.method().name(), request.path()));
+            }
+            return withJsonBody(refused);
         }
         return answerFor(failure).response();
+    }
+
+    /** A 405 names the methods the path answers ({@link ResourceRoutes}), as its message promises. */
+    static Response withAllow(Response response, String path) {
+        if (response.getStatus() != 405 || response.getHeaderString(HttpHeaders.ALLOW) != null) {
+            return response;
+        }
+        String allowed = ResourceRoutes.allowedMethods(path);
+        return allowed == null ? response : Response.fromResponse(response).header(HttpHeaders.ALLOW, allowed).build();
+    }
+
+    /** A 415's message names what this endpoint reads (the device import: application/x-ndjson). */
+    static String unsupportedMediaType(String method, String path) {
+        Set<String> types = ResourceRoutes.consumedTypes(method, path);
+        types.remove(MediaType.WILDCARD);
+        return "the body must be " + (types.isEmpty() ? MediaType.APPLICATION_JSON : String.join(" or ", types));
     }
 
     /**

@@ -10,6 +10,8 @@ public final class MetricNames {
     public static final String AUTHN_OUTCOMES = "identity.authn.outcomes";
     public static final String AUTHZ_OUTCOMES = "identity.authz.outcomes";
     public static final String REGISTRATION_OUTCOMES = "identity.registration.outcomes";
+    /** The registration operation an outcome belongs to: put, get, delete, import. */
+    public static final String TAG_OPERATION = "operation";
     /** Counter of bulk-imported rows, tagged {@link #TAG_RESULT}: imported, replaced, skipped, rejected. */
     public static final String REGISTRATION_IMPORT_ROWS = "identity.registration.import.rows";
 

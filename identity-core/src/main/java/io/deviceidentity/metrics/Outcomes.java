@@ -33,11 +33,15 @@ public class Outcomes {
 
     public void record(String metric, String operation, String clientId, Deadline deadline, int status,
             String result, String reason) {
-        Counter.builder(metric)
+        Counter.Builder counter = Counter.builder(metric)
                 .tag(MetricNames.TAG_RESULT, result)
-                .tag(MetricNames.TAG_REASON, reason)
-                .register(registry)
-                .increment();
+                .tag(MetricNames.TAG_REASON, reason);
+        if (MetricNames.REGISTRATION_OUTCOMES.equals(metric)) {
+            // registration-service answers several operations under one metric: which one (put, get, delete,
+            // import) tells a failing import from failing reads. authn/authz have a metric each.
+            counter.tag(MetricNames.TAG_OPERATION, operation.substring(operation.indexOf('.') + 1));
+        }
+        counter.register(registry).increment();
         if (LOG.isInfoEnabled()) {
             LOG.infof("%s result=%s reason=%s status=%d clientid=%s took_ms=%d", operation, result, reason, status,
                     ClientIdPolicy.isValid(clientId) ? clientId : "-", deadline.elapsedMillis());

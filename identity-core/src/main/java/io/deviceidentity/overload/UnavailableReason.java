@@ -2,11 +2,15 @@ package io.deviceidentity.overload;
 
 /** Why a request was answered 503; the value appears in the JSON body, the outcome log line and metrics. */
 public enum UnavailableReason {
-    /** Admission refused: the bcrypt executor and its queue are full, or the request could not meet its deadline. */
+    /**
+     * Admission refused: the bcrypt executor and its queue are full, the request could not meet its deadline, no
+     * database thread or no pooled connection became free in time ({@link PooledConnections}). The pages that name
+     * reasons are checked against this (PoolTimeoutReasonDocumentedTest).
+     */
     OVERLOAD("overload"),
     /** The request's deadline passed before its answer was ready. */
     DEADLINE("deadline"),
-    /** PostgreSQL or PgBouncer unreachable or refusing, no pooled connection in time, or the circuit is open. */
+    /** PostgreSQL or PgBouncer unreachable or refusing, a statement failed, or the circuit is open. */
     BACKEND_UNAVAILABLE("backend_unavailable");
 
     private final String label;

@@ -5,6 +5,8 @@ import static io.deviceidentity.auth.support.TestDevices.device;
 import static io.deviceidentity.auth.support.TestDevices.directConnection;
 import static io.deviceidentity.auth.support.TestDevices.uniqueId;
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
@@ -138,9 +140,14 @@ class AuthnBadInputTest {
     }
 
     @Test
-    void getOnTheAuthnEndpointIsA405() {
-        given().get("/mqtt/authn").then().statusCode(not(equalTo(500))).statusCode(405);
+    void getOnTheAuthnEndpointIsA405NamingTheMethodsItAnswersAsOptionsDoes() {
+        given().get("/mqtt/authn").then().statusCode(not(equalTo(500))).statusCode(405)
+                .header("Allow", equalTo("OPTIONS, POST")).body("reason", equalTo("method_not_allowed"));
+        // The router's own OPTIONS answer lists the same methods (in its own order).
+        given().options("/mqtt/authn").then().header("Allow", allOf(containsString("OPTIONS"), containsString("POST")));
+        given().get("/mqtt/authz").then().statusCode(405).header("Allow", equalTo("OPTIONS, POST"));
     }
+
 
     private static int deviceCount() throws Exception {
         try (Connection connection = directConnection(); Statement statement = connection.createStatement();

@@ -33,7 +33,10 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
                 "identity.overload.bcrypt.idle-priority", "false",
                 // The chart passes the key set from its Secret; the tests use the test profile's fixed key.
                 "identity.auth.fast-path.keys", FAST_PATH_KEYS,
-                "quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN");
+                "quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN",
+                // Warm before the first test's request, as %test does for @QuarkusTest: tests that count hashes
+                // and refusals must not share bcrypt with the warm-up (ReadyOnlyWhenWarmTest runs it as production does).
+                "identity.readiness.warm-up-in-background", "false");
     }
 
     @Override

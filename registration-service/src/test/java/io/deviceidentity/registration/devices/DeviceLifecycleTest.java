@@ -163,7 +163,8 @@ class DeviceLifecycleTest {
                 .body("reason", equalTo("not_found"));
         api().body(passwordBody("p")).post(PATH, uniqueId("post")).then().statusCode(405)
                 .contentType(org.hamcrest.Matchers.startsWith("application/json"))
-                .body("reason", equalTo("method_not_allowed"));
+                .body("reason", equalTo("method_not_allowed"))
+                .header("Allow", equalTo("DELETE, GET, HEAD, OPTIONS, PUT"));
     }
 
     @Test

@@ -190,7 +190,9 @@ class DeviceImportTest {
         byte[] body = line(prefix + "a", HASH).getBytes(java.nio.charset.StandardCharsets.UTF_8);
         RestAssured.given().contentType("application/x-ndjson").body(body).post(Imports.PATH).then()
                 .statusCode(401).body("reason", equalTo("unauthorized"));
-        api().body(body).post(Imports.PATH).then().statusCode(415);
+        api().body(body).post(Imports.PATH).then().statusCode(415)
+                .body("reason", equalTo("unsupported_media_type"))
+                .body("message", equalTo("the body must be application/x-ndjson"));
         api().contentType("application/x-ndjson").body(body).queryParam("existing", "merge").post(Imports.PATH)
                 .then().statusCode(400).body("reason", equalTo("invalid_field"));
         assertEquals(0, Database.countWithPrefix(prefix));

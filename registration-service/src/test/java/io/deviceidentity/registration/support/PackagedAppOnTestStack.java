@@ -21,7 +21,10 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
                 "quarkus.fault-tolerance.\"io.deviceidentity.registration.devices.DeviceStore/save\".circuit-breaker.delay", "1000",
                 "quarkus.fault-tolerance.\"io.deviceidentity.credentials.CredentialFinder/find\".circuit-breaker.delay", "1000",
                 "quarkus.fault-tolerance.\"io.deviceidentity.registration.devices.DeviceStore/revoke\".circuit-breaker.delay", "1000",
-                "quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN");
+                "quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN",
+                // Warm before the first test's request, as %test does for @QuarkusTest (ReadyOnlyWhenWarmTest runs
+                // the warm-up in the background, as production does).
+                "identity.readiness.warm-up-in-background", "false");
     }
 
     @Override

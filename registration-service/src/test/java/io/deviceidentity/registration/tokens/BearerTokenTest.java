@@ -69,4 +69,13 @@ class BearerTokenTest {
         RestAssured.given().get("/q/health/ready").then().statusCode(200);
         RestAssured.given().get("/q/metrics").then().statusCode(200);
     }
+
+    @Test
+    void registrationOutcomesNameTheirOperation() {
+        RestAssured.given().get("/v1/devices/{id}", "no-token-here").then().statusCode(401);
+        String metrics = RestAssured.given().get("/q/metrics").then().statusCode(200).extract().asString();
+        org.junit.jupiter.api.Assertions.assertTrue(metrics.lines().anyMatch(line ->
+                line.startsWith("identity_registration_outcomes_total{") && line.contains("operation=\"get\"")
+                        && line.contains("reason=\"unauthorized\"")), metrics);
+    }
 }

@@ -1,0 +1,98 @@
+package io.deviceidentity.auth.warmup;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+
+import javax.sql.DataSource;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.MediaType;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.agroal.api.AgroalDataSource;
+import io.deviceidentity.auth.authn.Authenticator;
+import io.deviceidentity.auth.authn.AuthnRequest;
+import io.deviceidentity.credentials.Bcrypt;
+import io.deviceidentity.http.JsonBodies;
+import io.deviceidentity.overload.BcryptExecutor;
+import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.OverloadConfig;
+import io.deviceidentity.readiness.WarmUp;
+import io.deviceidentity.readiness.WarmUpPlan;
+import io.deviceidentity.readiness.WarmUpStep;
+
+/**
+ * What auth-service runs before it reports ready ({@link WarmUp}), through its public entry points only:
+ * <ol>
+ *   <li>a validated connection in each pool: the reads' and the verifier writer's;</li>
+ *   <li>authentications of devices that do not exist, from an EMQX-shaped body through the real parser and
+ *       {@link Authenticator#authenticate} (client id rules, attempt limiter, the read on the database lane, the
+ *       decision), a few times, so that the lane's step-time estimate is made of warm steps (one cold step of a
+ *       second would make it refuse a burst as "would not finish within the allowed wait");</li>
+ *   <li>bcrypt on the executor: one hash and {@value #HASHES} verifications of it, the JIT-sensitive part (the first
+ *       hash runs interpreted and takes several times a warm one, which also inflates the executor's measured hash
+ *       time that admission uses).</li>
+ * </ol>
+ * The warm-up devices are random ids that no one registered; their denials are neither logged nor counted as
+ * outcomes (that happens at the HTTP answer, which the warm-up does not write).
+ */
+@ApplicationScoped
+public class AuthWarmUp implements WarmUpPlan {
+
+    static final int READS = 5;
+    static final int HASHES = 3;
+    private static final String PASSWORD = "warm-up-not-a-credential";
+
+    private final Authenticator authenticator;
+    private final BcryptExecutor bcrypt;
+    private final DataSource reads;
+    private final DataSource verifiers;
+    private final ObjectMapper json;
+    private final OverloadConfig overload;
+
+    public AuthWarmUp(Authenticator authenticator, BcryptExecutor bcrypt, DataSource reads,
+            @io.quarkus.agroal.DataSource("verifiers") AgroalDataSource verifiers, ObjectMapper json,
+            OverloadConfig overload) {
+        this.verifiers = verifiers;
+        this.authenticator = authenticator;
+        this.bcrypt = bcrypt;
+        this.reads = reads;
+        this.json = json;
+        this.overload = overload;
+    }
+
+    @Override
+    public List<WarmUpStep> steps() {
+        return List.of(
+                WarmUp.pooledConnection("pool", reads),
+                WarmUp.pooledConnection("verifiers pool", verifiers),
+                WarmUpStep.of("authn", this::authenticateUnknownDevices),
+                WarmUpStep.of("bcrypt", this::hash));
+    }
+
+    private void authenticateUnknownDevices() throws Exception {
+        for (int i = 0; i < READS; i++) {
+            // A fresh id each time: the attempt limiter takes one attempt per denial of the same id.
+            String body = "{\"clientid\":\"warm-up-" + UUID.randomUUID() + "\",\"username\":\"\",\"password\":\""
+                    + PASSWORD + "\",\"peerhost\":\"127.0.0.1\",\"cert_common_name\":\"\"}";
+            AuthnRequest request = AuthnRequest.from(JsonBodies.emqxObject(json,
+                    body.getBytes(StandardCharsets.UTF_8), MediaType.APPLICATION_JSON));
+            WarmUp.await(authenticator.authenticate(request, deadline(), null));
+        }
+    }
+
+    private void hash() throws Exception {
+        String stored = WarmUp.await(bcrypt.submit(deadline(), () -> Bcrypt.hash(PASSWORD, Bcrypt.DEFAULT_COST)));
+        for (int i = 0; i < HASHES; i++) {
+            if (!WarmUp.await(bcrypt.submit(deadline(), () -> Bcrypt.matches(PASSWORD, stored)))) {
+                throw new IllegalStateException("bcrypt did not verify its own hash");
+            }
+        }
+    }
+
+    private Deadline deadline() {
+        return Deadline.after(System.nanoTime(), overload.deadline());
+    }
+}

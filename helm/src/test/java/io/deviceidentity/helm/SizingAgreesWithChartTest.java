@@ -1,0 +1,67 @@
+package io.deviceidentity.helm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * {@code make size} (scripts/size.py) computes with the chart's formulas (issue 25, point 11): the values it prints
+ * for a large fleet render, the chart's own sums for them (client and server connections, EMQX's derived pool_size)
+ * are the numbers it printed, and its PgBouncer limit is the smallest the chart accepts.
+ */
+class SizingAgreesWithChartTest {
+
+    @Test
+    void thePrintedValuesRenderAndTheChartsSumsAreThePrintedOnes() throws Exception {
+        JsonNode size = size("--devices", "2000000", "--window", "300", "--known", "0.9");
+        int replicas = size.get("auth_replicas").asInt();
+        int maxClientConn = size.get("pgbouncer_max_client_conn").asInt();
+        int maxConnections = size.get("postgresql_max_connections").asInt();
+        assertTrue(replicas > 6, "a fleet this large needs more than the default replicas: " + size);
+        Map<String, Object> printed = Chart.set("authService.autoscaling.maxReplicas", replicas,
+                "pgbouncer.maxClientConn", maxClientConn, "postgresql.maxConnections", maxConnections);
+        Chart.render(printed);
+
+        Map<String, Object> tooFewClients = Chart.set("authService.autoscaling.maxReplicas", replicas,
+                "pgbouncer.maxClientConn", maxClientConn - 1, "postgresql.maxConnections", maxConnections);
+        String clients = Chart.refusal(tooFewClients);
+        assertEquals(size.get("client_connections").asInt(), number(clients, "client connections, (\\d+) in all"));
+
+        Map<String, Object> tooFewServers = Chart.set("authService.autoscaling.maxReplicas", replicas,
+                "pgbouncer.maxClientConn", maxClientConn, "postgresql.maxConnections", 10);
+        assertEquals(size.get("server_connections").asInt(),
+                number(Chart.refusal(tooFewServers), "more, (\\d+) in all"));
+
+        String notes = NotesTest.notes(printed);
+        assertEquals(size.get("emqx_pool_size").asInt(), number(notes, "x pool_size (\\d+) \\(derived\\)"), notes);
+        assertEquals(size.get("emqx_in_flight").asInt(), number(notes, "= (\\d+) in flight"), notes);
+    }
+
+    private static int number(String text, String regex) {
+        Matcher matcher = Pattern.compile(regex).matcher(text);
+        assertTrue(matcher.find(), "/" + regex + "/ not in: " + text);
+        return Integer.parseInt(matcher.group(1));
+    }
+
+    /** scripts/size.py --json with the documented figures (no bench output: a missing directory). */
+    private static JsonNode size(String... args) throws Exception {
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("python3",
+                Chart.REPO.resolve("scripts/size.py").toString(), "--json", "--bench", "/nonexistent-bench-output"));
+        command.addAll(java.util.List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue(), output);
+        return new ObjectMapper().readTree(output);
+    }
+}

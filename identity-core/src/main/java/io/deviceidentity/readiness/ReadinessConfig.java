@@ -1,0 +1,18 @@
+package io.deviceidentity.readiness;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** When the service reports ready (see {@link WarmUp}). */
+@ConfigMapping(prefix = "identity.readiness")
+public interface ReadinessConfig {
+
+    /**
+     * Run the warm-up on a thread of its own while the HTTP server already answers liveness (and readiness DOWN):
+     * the production way, so that a database that is down at start leaves the pod alive and unready instead of
+     * stuck in startup. {@code false} runs it inside the start event, so the application is warm before anything
+     * calls it (the {@code @QuarkusTest} profile, whose tests count hashes and refusals from their first request).
+     */
+    @WithDefault("true")
+    boolean warmUpInBackground();
+}

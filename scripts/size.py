@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""How much of the chain a fleet needs: `make size DEVICES=… WINDOW=…` (docs/sizing.md).
+
+For DEVICES devices that all reconnect within WINDOW seconds (a known share through the fast path, the rest cold,
+with bcrypt), prints the auth-service CPUs and replicas, PgBouncer's and PostgreSQL's connections and EMQX's
+pool_size, and the Helm values that give them. The formulas are the chart's (helm/device-identity/templates/
+_helpers.tpl "device-identity.sizing" / "authnInFlight", _validate.tpl invariants 2 and 3), read with the chart's
+values.yaml defaults; SizingAgreesWithChartTest (module helm/) renders the chart with the printed values and compares
+its own sums with these. The throughput figures are the last `make bench`'s
+(target/bench/capacity and known-closed-*/summary.json) when present, else the measured figures of docs/sizing.md.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import sys
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# docs/sizing.md, "The measured figures": the full make bench of 2026-12-01 (final code of that session),
+# auth-service pinned to one core: closed-loop maxima, cold (bcrypt cost 10) and known devices (fast path).
+DOCUMENTED_COLD_PER_CORE = 9.3
+DOCUMENTED_KNOWN_PER_CORE = 2782.0
+# Known devices: p99 stayed ≤ 20 ms in the open-loop storms up to 1 480/s, about half the closed-loop maximum.
+KNOWN_UTILISATION = 0.5
+
+
+def millis(duration):
+    text = str(duration)
+    for suffix, factor in (("ms", 1), ("s", 1000), ("m", 60000)):
+        if text.endswith(suffix) and text[:-len(suffix)].replace(".", "").isdigit():
+            return int(float(text[:-len(suffix)]) * factor)
+    raise ValueError("not a duration: %s" % duration)
+
+
+def cpu_millis(cpu):
+    text = str(cpu)
+    return int(text[:-1]) if text.endswith("m") else int(float(text) * 1000)
+
+
+def ceil_div(a, b):
+    return -(-a // b)
+
+
+def goodput(path):
+    with open(path) as f:
+        return float(json.load(f)["steady_state"]["goodput"])
+
+
+def figures(bench_dir):
+    """(cold allows/s per core, known allows/s per core, where from): closed-loop maxima."""
+    cold, known, source = DOCUMENTED_COLD_PER_CORE, DOCUMENTED_KNOWN_PER_CORE, "docs/sizing.md (make bench, 2026-12-01)"
+    capacity = os.path.join(bench_dir, "capacity", "summary.json")
+    if os.path.exists(capacity):
+        cold = goodput(capacity)
+        source = "the last make bench (%s)" % os.path.relpath(bench_dir, ROOT)
+        knowns = [goodput(p) for p in glob.glob(os.path.join(bench_dir, "known-closed-*", "summary.json"))]
+        if knowns:
+            known = max(knowns)
+    return cold, known, source
+
+
+def size(values, devices, window, known_share, cold_per_core, known_per_core):
+    auth, reg, bouncer, pg = values["authService"], values["registrationService"], values["pgbouncer"], values["postgresql"]
+    authn = values["emqx"]["authn"]
+    concurrency = ceil_div(cpu_millis(auth["resources"]["limits"]["cpu"]), 1000)
+    hash_ms = int(values["bcrypt"]["millis"])
+    queue = ceil_div(millis(auth["overload"]["bcrypt"]["maxWait"]), hash_ms) * concurrency
+    cold_rate = devices * (1 - known_share) / window
+    known_rate = devices * known_share / window
+    bcrypt_cpus = math.ceil(cold_rate / cold_per_core) if cold_rate > 0 else 0
+    replicas = max(int(auth["autoscaling"]["minReplicas"]), ceil_div(bcrypt_cpus, concurrency),
+                   math.ceil(known_rate / (known_per_core * KNOWN_UTILISATION * concurrency)))
+    # Invariant 2: client connections at the HPA maximum, with PgBouncer's headroom for uneven spreading.
+    reg_replicas = int(reg["autoscaling"]["maxReplicas"])
+    clients = replicas * (int(auth["db"]["poolMaxSize"]) + 1) + reg_replicas * int(reg["db"]["poolMaxSize"])
+    headroom = int(bouncer["clientHeadroomPercent"])
+    max_client_conn = max(int(bouncer["maxClientConn"]),
+                          ceil_div(clients * 100, int(bouncer["replicas"]) * (100 - headroom)))
+    # Invariant 3: server connections, two users' pools per PgBouncer plus the migrations' direct connections.
+    servers = int(bouncer["replicas"]) * 2 * (int(bouncer["defaultPoolSize"]) + int(bouncer["reservePoolSize"])) \
+        + reg_replicas * int(reg["db"]["migrationConnections"])
+    max_connections = max(int(pg["maxConnections"]), servers + int(pg["reservedConnections"]))
+    # Invariant 4: EMQX must be able to send more than the auth tier admits (derived pool_size).
+    required = ceil_div(replicas * (concurrency + queue) * (100 + int(authn["inFlightHeadroomPercent"])), 100)
+    per_node = int(values["emqx"]["replicas"]) * int(authn["pipelining"])
+    pool_size = max(1, ceil_div(required, per_node))
+    return {
+        "cold_checks_per_s": round(cold_rate, 1), "known_checks_per_s": round(known_rate, 1),
+        "bcrypt_cpus": bcrypt_cpus, "cpu_per_replica": concurrency, "auth_replicas": replicas,
+        "client_connections": clients, "pgbouncer_max_client_conn": max_client_conn,
+        "server_connections": servers, "postgresql_max_connections": max_connections,
+        "emqx_pool_size": pool_size, "emqx_in_flight": int(values["emqx"]["replicas"]) * pool_size * int(authn["pipelining"]),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--devices", type=int, required=True)
+    parser.add_argument("--window", type=float, required=True, help="seconds in which they all reconnect")
+    parser.add_argument("--known", type=float, default=0.9,
+                        help="share of devices that have a fast-path verifier (connected before) [0.9]")
+    parser.add_argument("--values", default=os.path.join(ROOT, "helm/device-identity/values.yaml"))
+    parser.add_argument("--bench", default=os.path.join(ROOT, "target/bench"))
+    parser.add_argument("--json", action="store_true", help="print the numbers as JSON only")
+    a = parser.parse_args()
+    if a.devices < 1 or a.window <= 0 or not 0 <= a.known <= 1:
+        parser.error("--devices ≥ 1, --window > 0, 0 ≤ --known ≤ 1")
+    with open(a.values) as f:
+        values = yaml.safe_load(f)
+    cold, known, source = figures(a.bench)
+    r = size(values, a.devices, a.window, a.known, cold, known)
+    if a.json:
+        print(json.dumps(r, sort_keys=True))
+        return
+    print("%d devices in %g s, %d %% known (fast path): %.1f cold checks/s, %.1f known/s" % (
+        a.devices, a.window, round(a.known * 100), r["cold_checks_per_s"], r["known_checks_per_s"]))
+    print("figures: %.1f cold allows/s per core, %.0f known allows/s per core (planned at %d %%), from %s" % (
+        cold, known, round(KNOWN_UTILISATION * 100), source))
+    print("auth-service      %d CPUs for bcrypt -> %d replicas of %d CPUs (authService.autoscaling.maxReplicas=%d)" % (
+        r["bcrypt_cpus"], r["auth_replicas"], r["cpu_per_replica"], r["auth_replicas"]))
+    print("PgBouncer         %d client connections -> pgbouncer.maxClientConn=%d" % (
+        r["client_connections"], r["pgbouncer_max_client_conn"]))
+    print("PostgreSQL        %d server connections -> postgresql.maxConnections=%d" % (
+        r["server_connections"], r["postgresql_max_connections"]))
+    print("EMQX              pool_size %d per node (%d in flight; the chart derives it, paste it into your own EMQX)" % (
+        r["emqx_pool_size"], r["emqx_in_flight"]))
+    print("helm upgrade … --set authService.autoscaling.maxReplicas=%d --set pgbouncer.maxClientConn=%d"
+          " --set postgresql.maxConnections=%d" % (r["auth_replicas"], r["pgbouncer_max_client_conn"],
+                                                    r["postgresql_max_connections"]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
