@@ -18,12 +18,12 @@ command -v stress-ng >/dev/null 2>&1 || { log "error: stress-ng is missing: run 
 
 PG_PORT=$TEST_PG_PORT PGBOUNCER_PORT=$TEST_PGBOUNCER_PORT scripts/stack.sh db-up test
 
-# One CPU hog per online core (--cpu 0), at the tests' own priority; its own process group, so that stopping it
-# stops every worker it forked.
-setsid stress-ng --cpu 0 --cpu-method matrixprod --timeout "$BUSY_TIMEOUT" --quiet &
+# One CPU hog per online core (--cpu 0), at the tests' own priority. SIGTERM to the parent stops every worker it
+# forked; --timeout stops it even if this script is killed outright.
+stress-ng --cpu 0 --cpu-method matrixprod --timeout "$BUSY_TIMEOUT" --quiet &
 STRESS=$!
 stop_stress() {
-  kill -TERM -- "-$STRESS" 2>/dev/null || true
+  kill -TERM "$STRESS" 2>/dev/null || true
   wait "$STRESS" 2>/dev/null || true
   log "stress-ng stopped"
 }

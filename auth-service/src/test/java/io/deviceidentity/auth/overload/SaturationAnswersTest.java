@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,12 +20,15 @@ import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.auth.support.BcryptSaturation;
 import io.deviceidentity.credentials.CredentialFinder;
 import io.deviceidentity.overload.BcryptExecutor;
 import io.deviceidentity.overload.DatabaseLane;
+import io.deviceidentity.testsupport.WarmPool;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.smallrye.faulttolerance.api.CircuitBreakerMaintenance;
@@ -50,6 +54,15 @@ class SaturationAnswersTest {
 
     @Inject
     CircuitBreakerMaintenance breakers;
+
+    @Inject
+    AgroalDataSource pool;
+
+    /** The held reads below must each get a connection within the 1 s acquisition timeout, also on a busy machine. */
+    @BeforeEach
+    void openEveryPooledConnection() throws SQLException {
+        WarmPool.open(pool, pool.getConfiguration().connectionPoolConfiguration().maxSize());
+    }
 
     @Test
     void whileBcryptIsSaturatedUnknownRevokedAndGuessedAtDevicesKeepTheirAnswers() {
