@@ -123,6 +123,23 @@ class AclEscalationTest {
         authz(id, "subscribe", "devices/+/commands/#", "0", "false").then().body("result", equalTo("deny"));
     }
 
+    /**
+     * Placeholders only EMQX could fill, from the client's certificate or attributes (registration refuses them; a
+     * row written straight into the database may hold them): the device is denied, never answered the template.
+     */
+    @ParameterizedTest(name = "stored topic devices/{0}/#")
+    @ValueSource(strings = {"${cert_common_name}", "${client_attrs.tenant}", "${zone}", "${$}{username}"})
+    void placeholdersOnlyTheBrokerCouldFillDenyTheDevice(String placeholder) {
+        String id = uniqueId("esc-broker");
+        String password = device(id).username("carol")
+                .acl("[{\"permission\":\"allow\",\"action\":\"all\",\"topic\":\"devices/" + placeholder + "/#\"}]")
+                .store();
+
+        authn(id, "carol", password).then().statusCode(200).body("result", equalTo("deny")).body("acl", nullValue());
+        authz(id, "carol", "publish", "devices/" + placeholder + "/x", "0", "false").then()
+                .body("result", equalTo("deny"));
+    }
+
     /** Dropping the unusable deny rule would leave "allow everything": the device is denied instead. */
     @Test
     void aStoredDenyRuleThatCannotBeRenderedDeniesTheDeviceRatherThanBeingDropped() {
