@@ -89,16 +89,17 @@ def adversary_figures(rows, request_timeout):
     allowed = lambda r: r["status"] == 200 and r.get("result") == "allow"
     inside = lambda r, start, end: start <= r["t"] < end
 
-    # Lockout: a victim is locked out if any of its own logins during the attack was refused (deny, 429: what an
-    # attacker can cause), or if it never got in.
+    # Lockout: a victim is locked out if any of its own logins during the attack was refused by a decision (a deny or
+    # ignore, or a 429: what an attacker's failures could cause). A 503 is "not now" (overload, deadline), which the
+    # flood's promise counts; victims that were never allowed are listed beside.
     l0, l1 = marks.get("lockout-start", 0), marks.get("lockout-end", 0)
     victims = {}
     for r in calls:
         if r["k"] == "victim" and inside(r, l0, l1):
             victims.setdefault(r["id"], []).append(r)
     locked = sorted(cid for cid, logins in victims.items()
-                    if not any(allowed(r) for r in logins)
-                    or any(r["status"] == 429 or (r["status"] == 200 and r.get("result") != "allow") for r in logins))
+                    if any(r["status"] == 429 or (r["status"] == 200 and r.get("result") != "allow") for r in logins))
+    never_allowed = sorted(cid for cid, logins in victims.items() if not any(allowed(r) for r in logins))
     attack = [r for r in calls if r["k"] == "attack"]
 
     # Spray: the cold logins' allows a second, in the quiet spell before it and during it (its first second left out).
@@ -122,7 +123,7 @@ def adversary_figures(rows, request_timeout):
     statuses = [r["status"] for r in calls] + [int(k) for k, n in flood_statuses.items() if k.isdigit() for _ in range(n)]
     return {
         "phases_ran": all(m in marks for m in ("lockout-end", "spray-end", "flood-end")),
-        "victims": len(victims), "victims_locked_out": locked,
+        "victims": len(victims), "victims_locked_out": locked, "victims_only_503": never_allowed,
         "victim_logins": sum(len(v) for v in victims.values()),
         "attack_requests": len(attack), "attack_answers": count_answers(attack),
         "cold_allows_per_s_before_spray": capacity, "cold_allows_per_s_during_spray": during,
@@ -147,9 +148,9 @@ def judge_adversary(promise, adv):
     promise("adversary: every phase ran", adv["phases_ran"], "lockout, spray and flood marks present: %s"
             % adv["phases_ran"])
     promise("adversary: no legitimate device locked out", adv["victims"] > 0 and not adv["victims_locked_out"],
-            "%d attacked devices logged in %d times during %d guesses (%s); locked out: %s"
+            "%d attacked devices logged in %d times during %d guesses (%s); locked out: %s; answered only 503: %s"
             % (adv["victims"], adv["victim_logins"], adv["attack_requests"], adv["attack_answers"],
-               adv["victims_locked_out"] or "none"))
+               adv["victims_locked_out"] or "none", adv["victims_only_503"] or "none"))
     known, in_time = adv["known_logins_during_flood"], adv["known_allowed_in_time_during_flood"]
     promise("adversary: >= %g%% of known devices' fast-path logins allowed within %g s during the flood"
             % (FLOOD_ALLOWED_SHARE * 100, adv["request_timeout_s"]),
