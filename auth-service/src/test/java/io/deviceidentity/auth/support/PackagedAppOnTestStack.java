@@ -18,25 +18,25 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
 
     @Override
     public Map<String, String> start() {
-        return Map.of(
-                "identity.db.port", System.getProperty("test.pgbouncer.port", "56433"),
-                "identity.schema.port", System.getProperty("test.pg.port", "55433"),
+        return Map.ofEntries(
+                Map.entry("identity.db.port", System.getProperty("test.pgbouncer.port", "56433")),
+                Map.entry("identity.schema.port", System.getProperty("test.pg.port", "55433")),
                 // The tests write device rows themselves: the table must exist even when the ITs run alone.
-                "identity.schema.migrate", "true",
+                Map.entry("identity.schema.migrate", "true"),
                 // One bcrypt thread and a short queue make overload reachable from outside on any runner size.
-                "identity.overload.bcrypt.concurrency", "1",
-                "identity.overload.bcrypt.queue", "8",
+                Map.entry("identity.overload.bcrypt.concurrency", "1"),
+                Map.entry("identity.overload.bcrypt.queue", "8"),
                 // As the test profile: no wait limit a busy machine's scheduler alone could reach, and hashes at
                 // normal priority, which SCHED_IDLE would starve beside any other busy process (application.properties).
-                "identity.overload.bcrypt.max-wait", "30s",
-                "identity.overload.bcrypt.target-wait", "30s",
-                "identity.overload.bcrypt.idle-priority", "false",
+                Map.entry("identity.overload.bcrypt.max-wait", "30s"),
+                Map.entry("identity.overload.bcrypt.target-wait", "30s"),
+                Map.entry("identity.overload.bcrypt.idle-priority", "false"),
                 // The chart passes the key set from its Secret; the tests use the test profile's fixed key.
-                "identity.auth.fast-path.keys", FAST_PATH_KEYS,
-                "quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN",
+                Map.entry("identity.auth.fast-path.keys", FAST_PATH_KEYS),
+                Map.entry("quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN"),
                 // Warm before the first test's request, as %test does for @QuarkusTest: tests that count hashes
                 // and refusals must not share bcrypt with the warm-up (ReadyOnlyWhenWarmTest runs it as production does).
-                "identity.readiness.warm-up-in-background", "false");
+                Map.entry("identity.readiness.warm-up-in-background", "false"));
     }
 
     @Override
