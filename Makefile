@@ -10,7 +10,7 @@ space := $(subst ,, )
 
 ## up: PostgreSQL + PgBouncer + the services on loopback, migrated and seeded with demo devices. Builds only what
 ## changed, restarts a running service whose jar or environment changed (docs/local.md).
-up:
+up: install-deps
 	scripts/stack.sh up
 
 ## restart: stop the services and `make up` again (PostgreSQL and PgBouncer keep running)
@@ -38,7 +38,7 @@ TEST_STACK := PG_PORT=$(TEST_PG_PORT) PGBOUNCER_PORT=$(TEST_PGBOUNCER_PORT) scri
 
 ## test: start the test PostgreSQL + PgBouncer, run every module's tests against them (unit, @QuarkusTest, and the
 ## @QuarkusIntegrationTest suites against the packaged JARs), then the native-sources build of the services
-test:
+test: install-deps
 	$(TEST_STACK) db-up test
 	$(MVN) verify -Dtest.pg.port=$(TEST_PG_PORT) -Dtest.pgbouncer.port=$(TEST_PGBOUNCER_PORT)
 	$(MAKE) --no-print-directory native-sources
