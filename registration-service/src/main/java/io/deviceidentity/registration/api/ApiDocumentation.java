@@ -47,7 +47,8 @@ public class ApiDocumentation implements OASFilter {
                 : openAPI.getComponents();
         openAPI.components(components);
         components.addSecurityScheme(BEARER, OASFactory.createSecurityScheme().type(SecurityScheme.Type.HTTP)
-                .scheme("bearer").description("one of the tokens in REGISTRATION_TOKENS"));
+                .scheme("bearer").description("one of the tokens in REGISTRATION_TOKENS (<id>:<scopes>:<token>); a"
+                        + " call needs the scope its 403 answer names: read, write, superuser or import-replace"));
         if (openAPI.getPaths() == null) {
             return;
         }

@@ -67,10 +67,9 @@ public class BearerTokens {
                 continue;
             }
             position++;
-            Grant grant = entry.indexOf(':') < 0 ? unnamed(position, entry) : named(position, entry);
-            if (entry.indexOf(':') < 0) {
-                unnamed++;
-            }
+            boolean beforeIds = entry.indexOf(':') < 0;
+            Grant grant = beforeIds ? unnamed(position, entry) : named(position, entry);
+            unnamed += beforeIds ? 1 : 0;
             if (!ids.add(grant.id())) {
                 throw invalid(position, "its id '" + grant.id() + "' is used by an earlier entry; ids must be unique");
             }
