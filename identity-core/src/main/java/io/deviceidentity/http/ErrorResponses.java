@@ -15,7 +15,7 @@ import io.deviceidentity.overload.ServiceUnavailableException;
 import io.vertx.core.http.HttpServerRequest;
 
 /**
- * How both services answer failures: bad input → 4xx, too many attempts → 429, cannot answer in time → 503, each
+ * How both services answer failures: bad input → 4xx, cannot answer in time → 503, each
  * with {@code Retry-After} where waiting helps and a JSON {@link ErrorBody}; a defect → 500 with the stack in the
  * log and nothing of it in the answer. The mappers catch what escapes an endpoint; endpoints that log and count
  * their own outcomes call {@link #answerFor(Throwable)} directly.
@@ -36,10 +36,6 @@ public class ErrorResponses {
                     unavailable.reason().label(), unavailable.getMessage()),
                     RESULT_UNAVAILABLE, unavailable.reason().label());
         }
-        if (classified instanceof RateLimitedException limited) {
-            return new Answer(json(Response.status(429).header("Retry-After", limited.retryAfterSeconds()),
-                    "rate_limited", limited.getMessage()), RESULT_REJECTED, "rate_limited");
-        }
         if (classified instanceof InvalidRequestException invalid) {
             return new Answer(json(Response.status(invalid.status()), invalid.reason(), invalid.getMessage()),
                     RESULT_REJECTED, invalid.reason());
@@ -53,8 +49,7 @@ public class ErrorResponses {
                 RESULT_ERROR, "internal_error");
     }
 
-    @ServerExceptionMapper({ServiceUnavailableException.class, RateLimitedException.class,
-            InvalidRequestException.class})
+    @ServerExceptionMapper({ServiceUnavailableException.class, InvalidRequestException.class})
     public Response mapExpected(RuntimeException failure) {
         return answerFor(failure).response();
     }

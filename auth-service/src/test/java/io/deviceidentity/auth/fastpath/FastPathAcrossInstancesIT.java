@@ -51,12 +51,14 @@ class FastPathAcrossInstancesIT {
         Process second = start(port);
         try {
             awaitReady(second, port);
+            // Readiness comes after the warm-up, which hashes a few times itself: count from here.
+            double hashedBefore = PrometheusScrape.sum(port, "identity_bcrypt_duration_seconds_count");
             Response answer = given().port(port).contentType("application/json").body(authnBody(id, "", password))
                     .post("/mqtt/authn");
             assertEquals("allow", answer.jsonPath().getString("result"), answer.asString());
             assertEquals(1.0, PrometheusScrape.sum(port, "identity_fastpath_allows_total"), "allowed by the verifier");
-            assertEquals(0.0, PrometheusScrape.sum(port, "identity_bcrypt_duration_seconds_count"),
-                    "no bcrypt on the second");
+            assertEquals(hashedBefore, PrometheusScrape.sum(port, "identity_bcrypt_duration_seconds_count"),
+                    "no bcrypt on the second for this device");
         } finally {
             second.destroy();
             if (!second.waitFor(20, TimeUnit.SECONDS)) {
