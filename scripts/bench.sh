@@ -9,8 +9,9 @@
 #   4. the protected service (its defaults) behind the chart's EMQX settings (8 connections x pipelining 1,
 #      request_timeout 10 s), devices retrying on a fixed 12 s timer, at BENCH_LOADS x capacity (1 2 4 8 12);
 #      then at BENCH_OVERLOAD x (8) behind 64 connections, with backoff-and-jitter devices, and as a step from 1x
-#      to BENCH_OVERLOAD x at BENCH_STEP_AT; last, the unprotected service (protections configured away,
-#      pipelining 100) at BENCH_OVERLOAD x
+#      to BENCH_OVERLOAD x at BENCH_STEP_AT; last, the unprotected service (protections configured away) at
+#      BENCH_OVERLOAD x, behind pipelining 100 (the incident's chain) and behind the protected points' pipelining 1
+#      (only the protections differ)
 #   5. prints one row per run (steady-state goodput / capacity is the headline) and writes target/bench/index.html:
 #      the overload curve, every run's goodput per second, and one report.html per run
 #   6. the verified-credential fast path, on a service of its own (fast path on, same pinning): the known-device
@@ -22,9 +23,9 @@
 #      pipelining 1); both printed with their ratios and the issue's goals (compare --known-run/--pgbench/--mixed-run)
 #   7. BENCH_JMH=1 only: the JMH bcrypt verify benchmark pinned like the service
 #
-# Duration (defaults, 2 cores): build ~1.5 min + stack ~0.2 min + capacity ~0.6 min + 9 points x 72 s (+ ~7 s each
-# for seeding that point's devices, the generator's JVM start and the settle pause) + one service restart with
-# warm-up ~0.3 min = about 14-15 minutes; the fast path's points add ~5 minutes (service start ~0.3, seeding and the
+# Duration (defaults, 2 cores): build ~1.5 min + stack ~0.2 min + capacity ~0.6 min + 10 points x 72 s (+ ~7 s each
+# for seeding that point's devices, the generator's JVM start and the settle pause) + two service restarts with
+# warm-up ~0.6 min = about 16 minutes; the fast path's points add ~5 minutes (service start ~0.3, seeding and the
 # verify-once pass ~0.7, closed loop ~0.4, pgbench 2 x 10 s, 4 open steps x 20 s, the mixed storm 72 s). Every run
 # stops by itself (--duration).
 #
@@ -116,6 +117,9 @@ PROTECTED_POINTS+=("protected-pool-64-${BENCH_OVERLOAD}x 64 1 fixed:12s $BENCH_O
 PROTECTED_POINTS+=("protected-backoff-${BENCH_OVERLOAD}x 8 1 backoff:1s..60s $BENCH_OVERLOAD")
 PROTECTED_POINTS+=("protected-step-1x-to-${BENCH_OVERLOAD}x 8 1 fixed:12s 1 $BENCH_OVERLOAD")
 UNPROTECTED_POINTS=("unprotected-${BENCH_OVERLOAD}x 8 100 fixed:12s $BENCH_OVERLOAD")
+# The same unprotected service behind the protected points' EMQX (pipelining 1): the point that differs from
+# protected-<n>x in the protections alone, so the headline's comparison changes one thing at a time.
+UNPROTECTED_POINTS+=("unprotected-pipelining-1-${BENCH_OVERLOAD}x 8 1 fixed:12s $BENCH_OVERLOAD")
 selected() { [[ -z "$BENCH_ONLY" || " $BENCH_ONLY " == *" $1 "* ]]; }
 
 stop_auth() {
