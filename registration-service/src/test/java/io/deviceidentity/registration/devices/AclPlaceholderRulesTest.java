@@ -44,7 +44,7 @@ class AclPlaceholderRulesTest {
     void usernamePlaceholderNeedsAUsernameItCanRender(String description, String extra, String why) {
         String id = uniqueId("acl-ph");
         String topic = description.startsWith("username would") ? "${username}/#" : "devices/${username}/#";
-        String body = "{\"password\":\"valid-password\"" + extra + ",\"acl\":[{\"permission\":\"allow\","
+        String body = "{\"password\":\"valid-machine-generated-password\"" + extra + ",\"acl\":[{\"permission\":\"allow\","
                 + "\"action\":\"publish\",\"topic\":\"fleet/1\"},{\"permission\":\"allow\",\"action\":\"all\","
                 + "\"topic\":\"" + topic + "\"}]}";
 
@@ -58,13 +58,13 @@ class AclPlaceholderRulesTest {
     @Test
     void aUsernameWithDollarIsRefusedOnlyWhereARuleUsesIt() {
         String id = uniqueId("acl-dollar");
-        api().body("{\"password\":\"valid-password\",\"username\":\"a$b\"}").put(PATH, id).then().statusCode(201);
+        api().body("{\"password\":\"valid-machine-generated-password\",\"username\":\"a$b\"}").put(PATH, id).then().statusCode(201);
     }
 
     @Test
     void aRegisteredUsernameMayBeUsedAndTheRuleIsStoredAsWritten() {
         String id = uniqueId("acl-named");
-        api().body("{\"password\":\"valid-password\",\"username\":\"meter-7\",\"acl\":" + OWN_SUBTREE + "}")
+        api().body("{\"password\":\"valid-machine-generated-password\",\"username\":\"meter-7\",\"acl\":" + OWN_SUBTREE + "}")
                 .put(PATH, id).then().statusCode(201)
                 .body("acl[1].topic", equalTo("devices/${username}/#"));
         assertEquals("devices/${username}/#", Database.row(id).orElseThrow().acl().get(1).topic());

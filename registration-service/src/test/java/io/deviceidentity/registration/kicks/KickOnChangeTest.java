@@ -58,7 +58,7 @@ class KickOnChangeTest {
     @Test
     void revokingAConnectedDeviceEndsItsSessionOnce() throws Exception {
         String id = uniqueId("kick-revoke");
-        register(id, "kick-revoke-password", 201);
+        register(id, "kick-revoke-machine-password", 201);
         emqx().connect(id);
         api().delete(PATH, id).then().statusCode(204);
         await("EMQX ended the session", () -> !emqx().isConnected(id));
@@ -73,10 +73,10 @@ class KickOnChangeTest {
     @Test
     void replacingADeviceEndsItsSessionButCreatingOneKicksNothing() throws Exception {
         String id = uniqueId("kick-rekey");
-        register(id, "kick-rekey-password-1", 201);
+        register(id, "kick-rekey-machine-password-1", 201);
         assertEquals(0, KickRows.pending(id), "a new device has no session to end");
         emqx().connect(id);
-        register(id, "kick-rekey-password-2", 200);
+        register(id, "kick-rekey-machine-password-2", 200);
         await("EMQX ended the session", () -> !emqx().isConnected(id));
         assertEquals(1, emqx().kicked(id));
         assertTrue(emqx().callsFor(id).stream().allMatch(call -> call.path().equals("/api/v5/clients/" + id)
@@ -86,7 +86,7 @@ class KickOnChangeTest {
     @Test
     void anImportThatReplacesADeviceEndsItsSession() throws Exception {
         String id = uniqueId("kick-import");
-        register(id, "kick-import-password", 201);
+        register(id, "kick-import-machine-password", 201);
         emqx().connect(id);
         Imports.Answer answer = Imports.post(Imports.line(id, ForeignBcryptHashes.LIBXCRYPT_2B.hash()),
                 "?existing=replace");
@@ -98,7 +98,7 @@ class KickOnChangeTest {
     @Test
     void aRevocationWhileEmqxIsUnavailableSucceedsAndTheKickFollowsWhenEmqxIsBack() throws Exception {
         String id = uniqueId("kick-unavailable");
-        register(id, "kick-unavailable-password", 201);
+        register(id, "kick-unavailable-machine-password", 201);
         emqx().connect(id);
         emqx().unavailable(true);
         try {
