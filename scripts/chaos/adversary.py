@@ -67,6 +67,17 @@ def paced(stop, rate, callers, work):
     return threads
 
 
+def timed_phase(a, rec, name, stop, rate, callers, one):
+    """One attack between its start and end marks: `callers` threads pacing one() at `rate` for --phase-seconds."""
+    rec.mark(name + "-start")
+    threads = paced(stop, rate, callers, one)
+    time.sleep(a.phase_seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    rec.mark(name + "-end")
+
+
 def address(net, n):
     return "%s.%d.%d" % (net, (n // 250) % 250, n % 250 + 1)
 
@@ -123,13 +134,7 @@ def lockout(a, rec, known):
         s, d, st, res, reason = authn(holder, a.port, cid, "guess-%d-%d" % (n, i), "10.66.0.%d" % (n % 5 + 1))
         rec.write({"k": "attack", "t": s, "d": d, "status": st, "result": res, "reason": reason, "id": cid})
 
-    rec.mark("lockout-start")
-    threads = paced(stop, a.attack_rate, 5, one)
-    time.sleep(a.phase_seconds)
-    stop.set()
-    for t in threads:
-        t.join()
-    rec.mark("lockout-end")
+    timed_phase(a, rec, "lockout", stop, a.attack_rate, 5, one)
 
 
 def spray(a, rec):
@@ -143,13 +148,7 @@ def spray(a, rec):
         s, d, st, res, reason = authn(holder, a.port, cid, "spray-guess-%d" % i, "10.77.0.%d" % (n % 4 + 1))
         rec.write({"k": "spray", "t": s, "d": d, "status": st, "result": res, "reason": reason, "id": cid})
 
-    rec.mark("spray-start")
-    threads = paced(stop, a.spray_rate, 4, one)
-    time.sleep(a.phase_seconds)
-    stop.set()
-    for t in threads:
-        t.join()
-    rec.mark("spray-end")
+    timed_phase(a, rec, "spray", stop, a.spray_rate, 4, one)
 
 
 def flood(a, rec):
