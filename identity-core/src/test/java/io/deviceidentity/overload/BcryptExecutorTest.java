@@ -202,9 +202,10 @@ class BcryptExecutorTest {
     void hashesRunUnderSchedIdle() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(
                 java.nio.file.Files.exists(java.nio.file.Path.of("/proc/thread-self/stat")), "Linux only");
-        executor = start(TestOverloadConfig.defaults());
+        executor = start(TestOverloadConfig.defaults().withIdlePriority(true));
 
-        int policy = executor.submit(far(), IdleSchedulingTest::currentPolicy).get(5, TimeUnit.SECONDS);
+        // A SCHED_IDLE thread on a saturated machine runs only in the gaps: the bound is a hang guard, not a limit.
+        int policy = executor.submit(far(), IdleSchedulingTest::currentPolicy).get(2, TimeUnit.MINUTES);
 
         assertEquals(IdleScheduling.SCHED_IDLE, policy);
     }

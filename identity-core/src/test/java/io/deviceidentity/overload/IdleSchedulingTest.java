@@ -49,7 +49,9 @@ class IdleSchedulingTest {
         CompletableFuture<T> result = new CompletableFuture<>();
         Thread thread = new Thread(() -> result.complete(work.get()));
         thread.start();
-        T value = result.get(10, TimeUnit.SECONDS);
+        // Once under SCHED_IDLE the thread runs only when a core is otherwise idle: on a saturated machine that can
+        // take long. The bound is a hang guard, not a limit of anything under test.
+        T value = result.get(2, TimeUnit.MINUTES);
         thread.join();
         assertTrue(value != null);
         return value;
