@@ -25,6 +25,15 @@ public interface OverloadConfig {
 
     Database database();
 
+    /**
+     * How often the outcome log summarises refusals (503 answers), one INFO line per operation and reason with
+     * their count, instead of a line per refusal: in a storm nearly every answer is one, and on a pod of a fraction
+     * of a CPU a line each takes a measurable part of the CPU bcrypt needs. Each refusal is still counted in the
+     * outcome metric and logged at DEBUG. {@code 0s}: one INFO line per refusal, as for every other answer.
+     */
+    @WithDefault("10s")
+    Duration refusalLogInterval();
+
     /** See {@link ControlledDelay} for the rule these numbers feed. */
     interface Bcrypt {
         /**

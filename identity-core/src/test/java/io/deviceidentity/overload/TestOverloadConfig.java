@@ -40,6 +40,11 @@ record TestOverloadConfig(Duration deadline, int concurrency, OptionalInt queue,
     }
 
     @Override
+    public Duration refusalLogInterval() {
+        return Duration.ofSeconds(10);
+    }
+
+    @Override
     public Bcrypt bcrypt() {
         TestOverloadConfig self = this;
         return new Bcrypt() {
