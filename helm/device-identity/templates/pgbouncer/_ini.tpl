@@ -33,7 +33,9 @@ stats_users = {{ .Values.pgbouncer.console.statsUser }}
 client_tls_sslmode = {{ .Values.tls.database.pgbouncerClientSslMode }}
 client_tls_key_file = /etc/pgbouncer-tls/tls.key
 client_tls_cert_file = /etc/pgbouncer-tls/tls.crt
+{{- if has .Values.tls.database.pgbouncerClientSslMode (list "verify-ca" "verify-full") }}
 client_tls_ca_file = /etc/pgbouncer-tls/ca.crt
+{{- end }}
 server_tls_sslmode = verify-full
 server_tls_ca_file = /etc/pgbouncer-db-ca/ca.crt
 {{- end }}
