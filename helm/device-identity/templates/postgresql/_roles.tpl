@@ -34,10 +34,15 @@ below takes the owner's superuser away. Idempotent; retried while the server sta
     - |
       set -eu
       until pg_isready -q; do sleep 2; done
-      if ! psql -X -q -U postgres -c 'SELECT 1' >/dev/null 2>&1; then
-        echo "no role postgres: a volume of an older chart, whose superuser is $OWNER_USER; creating postgres"
-        until psql -X -q -v ON_ERROR_STOP=1 -U "$OWNER_USER" -c 'CREATE ROLE postgres SUPERUSER LOGIN'; do sleep 2; done
-      fi
+      # Database "postgres" exists from initdb on; "identity" only once the entrypoint has made it.
+      until out=$(psql -X -q -d postgres -U postgres -c 'SELECT 1' 2>&1); do
+        case "$out" in
+          *'role "postgres" does not exist'*)
+            echo "no role postgres: a volume of an older chart, whose superuser is $OWNER_USER; creating postgres"
+            psql -X -q -v ON_ERROR_STOP=1 -d postgres -U "$OWNER_USER" -c 'CREATE ROLE postgres SUPERUSER LOGIN' || sleep 2 ;;
+          *) sleep 2 ;;
+        esac
+      done
       until psql -X -q -v ON_ERROR_STOP=1 -U postgres <<'SQL'
       \getenv owner OWNER_USER
       \getenv owner_password OWNER_PASSWORD
