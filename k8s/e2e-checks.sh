@@ -63,6 +63,8 @@ COMMAND=${1:-}
 : "${NAMESPACE:=identity}" "${RELEASE:=device-identity}" "${REPORT_DIR:=$ROOT/target/k8s-report}"
 : "${STORM_WAIT_SECONDS:=270}" "${RECONNECT_SLACK_SECONDS:=30}" "${LOADTEST_MAX_PENDING:=42}"
 : "${STORM_CAPACITY_SHARE:=0.5}"
+# The services' management port (the chart's management.port): health and metrics, plain HTTP (issue 22).
+: "${MANAGEMENT_PORT:=9000}"
 : "${E2E_RECORDED:=}"
 STORM_JOB=device-identity-emqtt-bench-conn
 STORM_JOB_FILE=$ROOT/k8s/jobs/emqtt-bench-conn-job.yaml
@@ -193,7 +195,8 @@ count_5xx_not_503() {
 }
 
 # --- the verdicts ------------------------------------------------------------------------------------------------
-service_port() { case "$1" in auth-service) echo 8081 ;; *) echo 8082 ;; esac; }
+# /q/metrics is on the management port of both services (never on the authn or API port).
+service_port() { echo "$MANAGEMENT_PORT"; }
 
 no_500() {
   local component pod count previous pods total=0 restarts
@@ -433,12 +436,23 @@ registration_api() {
   token=$(kube get secret "$RELEASE-registration-tokens" -o jsonpath='{.data.tokens}' | base64 -d | cut -d, -f1)
   [[ -n "$token" ]] || fail "cannot read registration-service's token"
   [[ "$method" == PUT ]] && body=$(printf '{"username":"%s","password":"%s"}' "$id" "$password")
+  # With tls.enabled the API is HTTPS only: verified against the release's CA, for the Service's own name, which
+  # --connect-to sends to the port-forward.
+  local host="$RELEASE-registration-service.$NAMESPACE.svc" scheme=http tls=() ca
+  if [[ "$(kube get configmap "$RELEASE-registration-service" -o jsonpath='{.data.IDENTITY_TLS_ENABLED}')" == true ]]; then
+    scheme=https
+    ca=$(mktemp)
+    kube get secret "$RELEASE-registration-service-tls" -o jsonpath='{.data.ca\.crt}' | base64 -d >"$ca" \
+      || fail "cannot read registration-service's CA"
+    tls=(--cacert "$ca")
+  fi
   LOCAL_PORT=$((LOCAL_PORT + 1))
   kube port-forward "svc/$RELEASE-registration-service" "$LOCAL_PORT:8082" >/dev/null 2>&1 &
   pf=$!
   for _ in $(seq 1 50); do
-    status=$(curl -sS -o /dev/null -w '%{http_code}' -X "$method" -H "Authorization: Bearer $token" \
-      ${body:+-H 'Content-Type: application/json' --data "$body"} "http://127.0.0.1:$LOCAL_PORT/v1/devices/$id" 2>/dev/null) \
+    status=$(curl -sS "${tls[@]}" --connect-to "$host:8082:127.0.0.1:$LOCAL_PORT" -o /dev/null -w '%{http_code}' \
+      -X "$method" -H "Authorization: Bearer $token" ${body:+-H 'Content-Type: application/json' --data "$body"} \
+      "$scheme://$host:8082/v1/devices/$id" 2>/dev/null) \
       && [[ "$status" != 000 ]] && break
     sleep 0.2
   done

@@ -59,7 +59,7 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- end -}}
 
 {{- define "device-identity.authUrl" -}}
-{{- printf "http://%s.%s.svc:%d" (include "device-identity.componentName" (dict "root" . "component" "auth-service")) .Release.Namespace (int .Values.authService.port) -}}
+{{- printf "%s://%s:%d" (include "device-identity.scheme" .) (include "device-identity.authHost" .) (int .Values.authService.port) -}}
 {{- end -}}
 
 {{/* ----- Secrets that are generated once and kept across upgrades -------------------------------------------- */}}
@@ -196,7 +196,7 @@ kicks.existingSecret (checked in _validate.tpl).
 {{- if and $k.enabled $k.emqxApiUrl -}}
 {{- dict "enabled" true "url" $k.emqxApiUrl "secret" $k.existingSecret "own" false | toJson -}}
 {{- else if and $k.enabled .Values.emqx.enabled -}}
-{{- dict "enabled" true "url" (printf "http://%s.%s.svc.%s:18083" $emqx .Release.Namespace .Values.clusterDomain) "secret" (include "device-identity.emqxApiSecretName" .) "own" true | toJson -}}
+{{- dict "enabled" true "url" (printf "http://%s-dashboard.%s.svc.%s:18083" $emqx .Release.Namespace .Values.clusterDomain) "secret" (include "device-identity.emqxApiSecretName" .) "own" true | toJson -}}
 {{- else -}}
 {{- dict "enabled" false "own" false | toJson -}}
 {{- end -}}

@@ -69,6 +69,7 @@ data:
   IDENTITY_REGISTRATION_MIN_PASSWORD_LENGTH: {{ $svc.minPasswordLength | quote }}
   {{- end }}
   {{- $kicks := include "device-identity.kicks" $root | fromJson }}
+  {{- include "device-identity.tls.serviceEnv" . | nindent 2 }}
   {{- if and (eq .component "registration-service") $kicks.enabled }}
   # Revocations and password changes kick the device's live session through EMQX's REST API (the key and secret
   # come from a Secret).
@@ -152,8 +153,13 @@ spec:
           image: {{ include "device-identity.image" (dict "root" $root "image" $svc.image) | quote }}
           imagePullPolicy: {{ $svc.image.pullPolicy }}
           ports:
-            - name: http
+            # HTTPS only when tls.enabled (the port's name says which): /mqtt/authn, /mqtt/authz, /v1/devices.
+            - name: {{ include "device-identity.scheme" $root }}
               containerPort: {{ $svc.port }}
+              protocol: TCP
+            # Health and metrics, plain HTTP, nothing else (management.port).
+            - name: management
+              containerPort: {{ $root.Values.management.port }}
               protocol: TCP
           envFrom:
             - configMapRef:
@@ -194,20 +200,20 @@ spec:
           startupProbe:
             httpGet:
               path: /q/health/started
-              port: http
+              port: management
             periodSeconds: 2
             failureThreshold: 60
           livenessProbe:
             httpGet:
               path: /q/health/live
-              port: http
+              port: management
             periodSeconds: 10
             timeoutSeconds: 2
             failureThreshold: 3
           readinessProbe:
             httpGet:
               path: /q/health/ready
-              port: http
+              port: management
             periodSeconds: 5
             timeoutSeconds: 2
             failureThreshold: 2
@@ -219,10 +225,12 @@ spec:
             # The root filesystem is read-only; the JVM and Vert.x need a scratch directory.
             - name: tmp
               mountPath: /tmp
+            {{- include "device-identity.tls.serviceMounts" . | nindent 12 }}
       volumes:
         - name: tmp
           emptyDir:
             sizeLimit: 64Mi
+        {{- include "device-identity.tls.serviceVolumes" . | nindent 8 }}
       {{- with $svc.nodeSelector }}
       nodeSelector:
         {{- toYaml . | nindent 8 }}
@@ -260,9 +268,14 @@ spec:
   selector:
     {{- include "device-identity.selectorLabels" . | nindent 4 }}
   ports:
-    - name: http
+    - name: {{ include "device-identity.scheme" .root }}
       port: {{ $svc.port }}
-      targetPort: http
+      targetPort: {{ include "device-identity.scheme" .root }}
+      protocol: TCP
+    # Scraped by the ServiceMonitor (metrics.serviceMonitor).
+    - name: management
+      port: {{ .root.Values.management.port }}
+      targetPort: management
       protocol: TCP
 {{- end -}}
 

@@ -138,6 +138,10 @@ subsumed (admitted ≥ threads), and the former "in-flight ≤ admitted at minRe
 {{/* 6. auth-service's own role and the fast path's key set (_fastpath.tpl). */}}
 {{- $errors = concat $errors (include "device-identity.validate.fastPath" . | fromJsonArray) -}}
 
+{{/* 7. TLS on every credential hop, unless tls.plaintextAllowedBecause (tls/_tls.tpl). */}}
+{{- $errors = concat $errors (include "device-identity.validate.tls" . | fromJsonArray) -}}
+{{- $errors = concat $errors (include "device-identity.validate.roles" . | fromJsonArray) -}}
+
 {{- if $errors -}}
 {{- fail (printf "\n\nThe values break the chain's invariants (README \"Kubernetes\"):\n  - %s\n" (join "\n  - " $errors)) -}}
 {{- end -}}

@@ -7,7 +7,7 @@ bodies are the contract auth-service implements (README "What the answers mean")
 {{- $a := .Values.emqx.authn -}}
 {{- $inflight := include "device-identity.authnInFlight" . | fromJson -}}
 {{- $body := dict "clientid" "${clientid}" "username" "${username}" "password" "${password}" "peerhost" "${peerhost}" "cert_common_name" "${cert_common_name}" -}}
-{{- dict "mechanism" "password_based" "backend" "http" "enable" true "method" "post" "url" (printf "%s/mqtt/authn" (include "device-identity.authUrl" .)) "headers" (dict "content-type" "application/json") "body" $body "pool_size" ($inflight.poolSize | int64) "enable_pipelining" ($a.pipelining | int64) "connect_timeout" $a.connectTimeout "request_timeout" $a.requestTimeout "ssl" (dict "enable" false) | toJson -}}
+{{- dict "mechanism" "password_based" "backend" "http" "enable" true "method" "post" "url" (printf "%s/mqtt/authn" (include "device-identity.authUrl" .)) "headers" (dict "content-type" "application/json") "body" $body "pool_size" ($inflight.poolSize | int64) "enable_pipelining" ($a.pipelining | int64) "connect_timeout" $a.connectTimeout "request_timeout" $a.requestTimeout "ssl" (include "device-identity.emqx.ssl" (dict "root" . "paths" (include "device-identity.emqx.sslPaths" . | fromJson)) | fromJson) | toJson -}}
 {{- end -}}
 
 {{- define "device-identity.emqx.authzSources" -}}
@@ -15,7 +15,7 @@ bodies are the contract auth-service implements (README "What the answers mean")
 {{- $sources := list -}}
 {{- if $z.enabled -}}
 {{- $body := dict "clientid" "${clientid}" "username" "${username}" "peerhost" "${peerhost}" "action" "${action}" "topic" "${topic}" "qos" "${qos}" "retain" "${retain}" -}}
-{{- $sources = append $sources (dict "type" "http" "enable" true "method" "post" "url" (printf "%s/mqtt/authz" (include "device-identity.authUrl" .)) "headers" (dict "content-type" "application/json") "body" $body "pool_size" ($z.poolSize | int64) "enable_pipelining" ($z.pipelining | int64) "connect_timeout" $z.connectTimeout "request_timeout" $z.requestTimeout) -}}
+{{- $sources = append $sources (dict "type" "http" "enable" true "method" "post" "url" (printf "%s/mqtt/authz" (include "device-identity.authUrl" .)) "headers" (dict "content-type" "application/json") "body" $body "pool_size" ($z.poolSize | int64) "enable_pipelining" ($z.pipelining | int64) "connect_timeout" $z.connectTimeout "request_timeout" $z.requestTimeout "ssl" (include "device-identity.emqx.ssl" (dict "root" . "paths" (include "device-identity.emqx.sslPaths" . | fromJson)) | fromJson)) -}}
 {{- end -}}
 {{- toJson $sources -}}
 {{- end -}}
@@ -25,6 +25,7 @@ bodies are the contract auth-service implements (README "What the answers mean")
 {{- $a := .Values.emqx.authn -}}
 {{- $z := .Values.emqx.authz -}}
 {{- $inflight := include "device-identity.authnInFlight" . | fromJson -}}
+{{- $ssl := include "device-identity.emqx.ssl" (dict "root" . "paths" (include "device-identity.emqx.ownSslPaths" . | fromJson)) | fromJson -}}
 authentication = [
   {
     mechanism = password_based
@@ -44,6 +45,7 @@ authentication = [
     enable_pipelining = {{ $a.pipelining }}
     connect_timeout = "{{ $a.connectTimeout }}"
     request_timeout = "{{ $a.requestTimeout }}"
+    {{- include "device-identity.emqx.sslHocon" $ssl | nindent 4 }}
   }
 ]
 
@@ -73,8 +75,30 @@ authorization {
       enable_pipelining = {{ $z.pipelining }}
       connect_timeout = "{{ $z.connectTimeout }}"
       request_timeout = "{{ $z.requestTimeout }}"
+      {{- include "device-identity.emqx.sslHocon" $ssl | nindent 6 }}
     }
 {{- end }}
   ]
 }
+{{- end -}}
+
+{{/*
+The ssl block as HOCON (an EMQX of your own): https to auth-service, verified against the chart's CA and auth-service's
+name, with EMQX's client certificate for mutual TLS. The files are the Secrets' (NOTES.txt says which to copy where).
+*/}}
+{{- define "device-identity.emqx.sslHocon" -}}
+{{- if .enable -}}
+ssl {
+  enable = true
+  verify = verify_peer
+  cacertfile = "{{ .cacertfile }}"
+  server_name_indication = "{{ .server_name_indication }}"
+  {{- if .certfile }}
+  certfile = "{{ .certfile }}"
+  keyfile = "{{ .keyfile }}"
+  {{- end }}
+}
+{{- else -}}
+ssl { enable = false }
+{{- end -}}
 {{- end -}}

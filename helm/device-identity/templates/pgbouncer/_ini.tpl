@@ -21,8 +21,24 @@ auth_file = /run/pgbouncer/userlist.txt
 {{- else }}
 auth_file = /etc/pgbouncer/userlist.txt
 {{- end }}
-admin_users = {{ .Values.database.user }}
-stats_users = {{ .Values.database.user }}
+;; The console's users are PgBouncer's own (pgbouncer.console), never the application's roles.
+admin_users = {{ .Values.pgbouncer.console.adminUser }}
+stats_users = {{ .Values.pgbouncer.console.statsUser }}
+
+{{- if .Values.tls.enabled }}
+
+;; TLS (issue 22). Clients (the services) must use TLS; PgBouncer proves itself with its certificate. Towards
+;; PostgreSQL it verifies the server's CA and host name (the [databases] host above). Keys as in PgBouncer 1.18
+;; (src/main.c). Renewed files are read on RELOAD (SIGHUP): templates/pgbouncer/deployment.yaml.
+client_tls_sslmode = {{ .Values.tls.database.pgbouncerClientSslMode }}
+client_tls_key_file = /etc/pgbouncer-tls/tls.key
+client_tls_cert_file = /etc/pgbouncer-tls/tls.crt
+{{- if has .Values.tls.database.pgbouncerClientSslMode (list "verify-ca" "verify-full") }}
+client_tls_ca_file = /etc/pgbouncer-tls/ca.crt
+{{- end }}
+server_tls_sslmode = verify-full
+server_tls_ca_file = /etc/pgbouncer-db-ca/ca.crt
+{{- end }}
 
 pool_mode = transaction
 max_client_conn = {{ $p.maxClientConn }}
@@ -42,4 +58,32 @@ ignore_startup_parameters = extra_float_digits
 {{- define "device-identity.pgbouncer.userlist" -}}
 {{ printf "%q %q" .Values.database.user (include "device-identity.dbPassword" .) }}
 {{ printf "%q %q" .Values.database.auth.user (include "device-identity.authDbPassword" .) }}
+{{ include "device-identity.pgbouncer.consoleUserlist" . }}
+{{- end -}}
+
+{{/* PgBouncer's console users (pgbouncer.console): only in its userlist, with their own passwords. */}}
+{{- define "device-identity.pgbouncer.consoleUserlist" -}}
+{{ printf "%q %q" .Values.pgbouncer.console.adminUser (include "device-identity.pgbouncer.adminPassword" .) }}
+{{ printf "%q %q" .Values.pgbouncer.console.statsUser (include "device-identity.pgbouncer.statsPassword" .) }}
+{{- end -}}
+
+{{- define "device-identity.pgbouncer.adminPassword" -}}
+{{- if .Values.pgbouncer.console.adminPassword -}}
+{{- .Values.pgbouncer.console.adminPassword -}}
+{{- else -}}
+{{- include "device-identity.generated" (dict "root" . "secret" (include "device-identity.componentName" (dict "root" . "component" "pgbouncer")) "key" "admin-password" "cacheKey" "pgbouncerAdminPassword") -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "device-identity.pgbouncer.statsPassword" -}}
+{{- if .Values.pgbouncer.console.statsPassword -}}
+{{- .Values.pgbouncer.console.statsPassword -}}
+{{- else -}}
+{{- include "device-identity.generated" (dict "root" . "secret" (include "device-identity.componentName" (dict "root" . "component" "pgbouncer")) "key" "stats-password" "cacheKey" "pgbouncerStatsPassword") -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The exporter's connection to the console (as the stats user); over TLS when PgBouncer requires it of clients. */}}
+{{- define "device-identity.pgbouncer.exporterUrl" -}}
+{{- printf "postgres://%s:%s@127.0.0.1:%d/pgbouncer?sslmode=%s" (.Values.pgbouncer.console.statsUser | urlquery) (include "device-identity.pgbouncer.statsPassword" . | urlquery) (int .Values.pgbouncer.port) (ternary "require" "disable" .Values.tls.enabled) -}}
 {{- end -}}

@@ -250,6 +250,41 @@ class WorkflowsTest {
         assertTrue(Files.exists(Repo.ROOT.resolve(kind.path("with").path("config").asText())));
     }
 
+    /**
+     * The dependency and image scans (issue 22) fail on a fixable HIGH or CRITICAL advisory in what this repository
+     * builds (its dependencies, and each image it builds is also scanned), and report the chart's third-party images
+     * exactly as values.yaml names them, so that a tag bumped in the chart is the tag scanned.
+     */
+    @Test
+    void theSecurityScanFailsOnOurFindingsAndScansTheImagesTheChartDeploys() {
+        List<String> runs = Repo.runScripts(Repo.yaml(".github/workflows/security-scan.yml"));
+        String all = String.join("\n", runs);
+        assertTrue(runs.stream().anyMatch(r -> r.contains("trivy fs") && r.contains("--exit-code 1")
+                && r.contains("--severity HIGH,CRITICAL")), "no failing dependency scan: " + all);
+        Matcher built = Pattern.compile("-t \"?device-identity/(\\$service|[\\w-]+):scan").matcher(all);
+        Set<String> images = new java.util.TreeSet<>();
+        while (built.find()) {
+            images.add(built.group(1));
+        }
+        assertEquals(Set.of("$service", "loadtest"), images, all);
+        assertTrue(all.contains("for service in auth-service registration-service; do"), all);
+        String imageScan = runs.stream().filter(r -> r.contains("trivy image") && r.contains("--exit-code 1")).findFirst()
+                .orElseThrow(() -> new AssertionError("no failing image scan: " + all));
+        for (String image : List.of("auth-service", "registration-service", "loadtest")) {
+            assertTrue(imageScan.contains(image), image + " is built but not scanned: " + imageScan);
+        }
+        JsonNode values = Repo.yaml("helm/device-identity/values.yaml");
+        String reported = runs.stream().filter(r -> r.contains("trivy image") && r.contains("--exit-code 0")).findFirst()
+                .orElseThrow(() -> new AssertionError("the chart's images are not scanned: " + all));
+        for (JsonNode image : List.of(values.at("/emqx/image"), values.at("/pgbouncer/image"), values.at("/postgresql/image"),
+                values.at("/pgbouncer/exporter/image"), values.at("/tests/image"))) {
+            // Docker Hub images are named in full (docker.io/..., library/ for official ones), as trivy pulls them.
+            String reference = image.path("repository").asText() + ":" + image.path("tag").asText();
+            assertTrue(reported.matches("(?s).*[\\s/]" + java.util.regex.Pattern.quote(reference) + "[\\s;].*"),
+                    "values.yaml deploys " + reference + ", which the scan does not name: " + reported);
+        }
+    }
+
     /** run: scripts, and with: inputs that name files (paths, configs). */
     private static List<String> texts(JsonNode workflow) {
         List<String> texts = new ArrayList<>(Repo.runScripts(workflow));

@@ -23,7 +23,7 @@ class EmqxTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Chart.Rendered DEFAULTS = Chart.render();
-    private static final String AUTH_URL = "http://" + Chart.name("auth-service") + "." + Chart.NAMESPACE + ".svc:8081";
+    private static final String AUTH_URL = "https://" + Chart.name("auth-service") + "." + Chart.NAMESPACE + ".svc:8081";
 
     @Test
     void authenticatorIsAuthServiceWithPipeliningOneAndATenSecondTimeout() throws Exception {

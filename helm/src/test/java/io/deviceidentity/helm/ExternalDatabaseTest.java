@@ -29,7 +29,7 @@ class ExternalDatabaseTest {
 
     @Test
     void anExternalDatabaseWithoutAPasswordSourceIsRefused() {
-        String message = Chart.refusal(Chart.set("postgresql.enabled", false, "postgresql.external.host", "db.example",
+        String message = Chart.refusal(Chart.set("postgresql.enabled", false, "tls.database.caSecret", "db-ca", "postgresql.external.host", "db.example",
                 "database.password", ""));
         assertTrue(message.contains("database: postgresql.enabled=false but neither database.existingSecret nor"
                 + " database.password is set"), message);
@@ -38,15 +38,15 @@ class ExternalDatabaseTest {
 
     @Test
     void anExternalDatabaseWithAPasswordOrAnExistingSecretRenders() {
-        Chart.render(Chart.set("postgresql.enabled", false, "postgresql.external.host", "db.example"));
-        Chart.render(Chart.set("postgresql.enabled", false, "postgresql.external.host", "db.example",
+        Chart.render(Chart.set("postgresql.enabled", false, "tls.database.caSecret", "db-ca", "postgresql.external.host", "db.example"));
+        Chart.render(Chart.set("postgresql.enabled", false, "tls.database.caSecret", "db-ca", "postgresql.external.host", "db.example",
                 "database.password", "", "database.existingSecret", EXISTING));
     }
 
     @Test
     void withAnExistingSecretEveryPodReadsThePasswordFromItAndTheChartStoresItNowhere() {
         // database.password (from the test secrets) is ignored: existingSecret wins.
-        Chart.Rendered rendered = Chart.render(Chart.set("postgresql.enabled", false,
+        Chart.Rendered rendered = Chart.render(Chart.set("postgresql.enabled", false, "tls.database.caSecret", "db-ca",
                 "postgresql.external.host", "db.example", "database.existingSecret", EXISTING,
                 "database.existingSecretKey", "pw", "pgbouncer.exporter.enabled", true));
 
@@ -64,7 +64,8 @@ class ExternalDatabaseTest {
         assertFalse(db.getData().containsKey("password"), "the chart's db Secret carries a password");
         Secret pgbouncer = rendered.get(Secret.class, Chart.name("pgbouncer"));
         assertFalse(pgbouncer.getData().containsKey("userlist.txt"));
-        assertFalse(pgbouncer.getData().containsKey("exporter-connection-string"));
+        // The exporter reads the console as PgBouncer's own stats user (issue 22), whose password the chart holds.
+        assertTrue(PgBouncerTest.decode(pgbouncer, "exporter-connection-string").startsWith("postgres://pgbouncer_stats:"));
         String ini = new String(Base64.getDecoder().decode(pgbouncer.getData().get("pgbouncer.ini")),
                 StandardCharsets.UTF_8);
         assertTrue(ini.contains("auth_file = /run/pgbouncer/userlist.txt"), ini);
@@ -89,17 +90,19 @@ class ExternalDatabaseTest {
         assertTrue(pgb.getVolumeMounts().stream().anyMatch(m -> m.getMountPath().equals("/run/pgbouncer")));
         assertEquals("Memory", pod.getVolumes().stream().filter(v -> v.getName().equals("userlist")).findFirst()
                 .orElseThrow().getEmptyDir().getMedium());
+        assertTrue(script.contains("cat /etc/pgbouncer/console-userlist.txt"), "the console users join the userlist: " + script);
         Container exporter = container(pod, "exporter");
-        assertEquals(EXISTING, env(exporter, "PGBOUNCER_DB_PASSWORD").getValueFrom().getSecretKeyRef().getName());
-        assertEquals("postgres://identity:$(PGBOUNCER_DB_PASSWORD)@127.0.0.1:5432/pgbouncer?sslmode=disable",
-                env(exporter, "PGBOUNCER_EXPORTER_CONNECTION_STRING").getValue());
+        assertTrue(exporter.getEnv().stream().noneMatch(e -> e.getName().equals("PGBOUNCER_DB_PASSWORD")),
+                "the exporter never holds the owner's password");
+        assertEquals("exporter-connection-string",
+                env(exporter, "PGBOUNCER_EXPORTER_CONNECTION_STRING").getValueFrom().getSecretKeyRef().getKey());
     }
 
     @Test
     void registrationServicesRoleInitContainerLogsInWithTheExistingSecret() {
         Chart.Rendered rendered = Chart.render(Chart.set("database.existingSecret", EXISTING));
         PodSpec pod = rendered.get(Deployment.class, Chart.name("registration-service")).getSpec().getTemplate().getSpec();
-        Container init = pod.getInitContainers().stream().filter(c -> c.getName().equals("auth-db-role")).findFirst()
+        Container init = pod.getInitContainers().stream().filter(c -> c.getName().equals("db-roles")).findFirst()
                 .orElseThrow();
         assertEquals(EXISTING, env(init, "PGPASSWORD").getValueFrom().getSecretKeyRef().getName());
         EnvVar password = env(container(pod, "registration-service"), "IDENTITY_DB_PASSWORD");
@@ -110,7 +113,8 @@ class ExternalDatabaseTest {
     void theBundledPostgresqlReadsAnExistingSecretToo() {
         Chart.Rendered rendered = Chart.render(Chart.set("database.existingSecret", EXISTING));
         StatefulSet postgres = rendered.get(StatefulSet.class, Chart.name("postgresql"));
-        EnvVar password = env(container(postgres.getSpec().getTemplate().getSpec(), "postgresql"), "POSTGRES_PASSWORD");
+        // The owner's password is set by the PostgreSQL pod's roles container (the image's superuser is postgres).
+        EnvVar password = env(container(postgres.getSpec().getTemplate().getSpec(), "roles"), "OWNER_PASSWORD");
         assertEquals(EXISTING, password.getValueFrom().getSecretKeyRef().getName());
         assertEquals("password", password.getValueFrom().getSecretKeyRef().getKey());
     }

@@ -24,6 +24,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 
 /**
  * The chart side of the verified-credential fast path (issue 10): auth-service's own database role, its Secret and
@@ -114,28 +115,41 @@ class FastPathChartTest {
     // ----- The role in the bundled PostgreSQL ---------------------------------------------------------------------
 
     @Test
-    void registrationServiceCreatesTheAuthRoleInTheBundledPostgresqlBeforeItMigrates() {
-        PodSpec pod = Chart.render().get(Deployment.class, Chart.name("registration-service")).getSpec().getTemplate().getSpec();
-        assertEquals(1, pod.getInitContainers().size());
-        Container init = pod.getInitContainers().get(0);
-        assertEquals("postgres:17.5-alpine", init.getImage(), "the bundled PostgreSQL's image, for its psql");
-        String script = String.join("\n", init.getArgs());
+    void thePostgresqlPodCreatesTheAuthRoleAndRegistrationServiceWaitsForItBeforeItMigrates() {
+        // The bundled PostgreSQL's pod makes both roles as its bootstrap superuser, over its own socket (issue 22;
+        // TlsChartTest checks that neither is a superuser).
+        PodSpec postgres = Chart.render().get(StatefulSet.class, Chart.name("postgresql")).getSpec().getTemplate().getSpec();
+        Container roles = postgres.getContainers().stream().filter(c -> c.getName().equals("roles")).findFirst().orElseThrow();
+        assertEquals("postgres:17.5-alpine", roles.getImage(), "the bundled PostgreSQL's image, for its psql");
+        String script = String.join("\n", roles.getArgs());
         assertTrue(script.contains("SELECT format('CREATE ROLE %I LOGIN', :'auth_user') WHERE NOT EXISTS"), script);
         assertTrue(script.contains("ALTER ROLE :\"auth_user\" WITH LOGIN NOSUPERUSER"), script);
         assertTrue(script.contains("\\getenv auth_password AUTH_DB_PASSWORD"), "the password never appears in the spec");
         assertTrue(script.contains("until psql"), "retried while PostgreSQL starts");
-        Map<String, String> refs = secretRefs(init);
-        assertEquals(Chart.name("db") + "/username", refs.get("PGUSER"), "as the owner (the image's superuser)");
-        assertEquals(Chart.name("db") + "/password", refs.get("PGPASSWORD"));
+        Map<String, String> refs = secretRefs(roles);
         assertEquals(AUTH_DB_SECRET + "/username", refs.get("AUTH_DB_USER"));
         assertEquals(AUTH_DB_SECRET + "/password", refs.get("AUTH_DB_PASSWORD"));
+        assertTrue(roles.getSecurityContext().getReadOnlyRootFilesystem());
+        assertTrue(roles.getSecurityContext().getRunAsNonRoot());
+
+        PodSpec pod = Chart.render().get(Deployment.class, Chart.name("registration-service")).getSpec().getTemplate().getSpec();
+        assertEquals(1, pod.getInitContainers().size());
+        Container init = pod.getInitContainers().get(0);
+        assertEquals("db-roles", init.getName());
+        String wait = String.join("\n", init.getArgs());
+        assertTrue(wait.contains("FROM pg_roles WHERE rolname = :'auth_user' AND NOT rolsuper"), wait);
+        assertTrue(wait.contains("until psql"), "retried while the roles are made");
+        Map<String, String> initRefs = secretRefs(init);
+        assertEquals(Chart.name("db") + "/username", initRefs.get("PGUSER"), "as the owner, not a superuser");
+        assertEquals(Chart.name("db") + "/password", initRefs.get("PGPASSWORD"));
         Map<String, String> values = new LinkedHashMap<>();
         init.getEnv().stream().filter(e -> e.getValue() != null).forEach(e -> values.put(e.getName(), e.getValue()));
-        assertEquals(Map.of("PGHOST", Chart.name("postgresql"), "PGPORT", "5432", "PGDATABASE", "identity", "PGCONNECT_TIMEOUT", "3"), values);
+        assertEquals(Map.of("PGHOST", Chart.name("postgresql"), "PGPORT", "5432", "PGDATABASE", "identity", "PGCONNECT_TIMEOUT", "3",
+                "PGSSLMODE", "verify-full", "PGSSLROOTCERT", "/etc/device-identity/db-ca/ca.crt"), values);
         assertTrue(init.getSecurityContext().getReadOnlyRootFilesystem());
-        assertTrue(init.getSecurityContext().getRunAsNonRoot());
-        assertEquals("/tmp", init.getVolumeMounts().get(0).getMountPath());
-        assertTrue(pod.getVolumes().stream().anyMatch(v -> v.getName().equals(init.getVolumeMounts().get(0).getName())));
+        for (var mount : init.getVolumeMounts()) {
+            assertTrue(pod.getVolumes().stream().anyMatch(v -> v.getName().equals(mount.getName())), mount.getName());
+        }
         // auth-service has no such container.
         assertTrue(Chart.render().get(Deployment.class, Chart.name("auth-service")).getSpec().getTemplate().getSpec()
                 .getInitContainers().isEmpty());
@@ -143,7 +157,7 @@ class FastPathChartTest {
 
     @Test
     void anExternalDatabaseGetsNoInitContainerItsOperatorCreatesTheRole() {
-        Chart.Rendered rendered = Chart.render(Chart.set("postgresql.enabled", false, "postgresql.external.host", "db.example.internal"));
+        Chart.Rendered rendered = Chart.render(Chart.set("postgresql.enabled", false, "tls.database.caSecret", "db-ca", "postgresql.external.host", "db.example.internal"));
         assertTrue(rendered.get(Deployment.class, Chart.name("registration-service")).getSpec().getTemplate().getSpec()
                 .getInitContainers().isEmpty());
         assertEquals("identity_auth", ServicesTest.env(rendered, "registration-service").get("IDENTITY_AUTH_DB_USER"));
@@ -152,7 +166,7 @@ class FastPathChartTest {
     @Test
     void theNotesOfAnExternalDatabasePrintTheSqlToCreateTheRole() {
         // An external database needs a password source (the chart refuses one without): the owner's Secret here.
-        String notes = NotesTest.notes(Map.of("postgresql.enabled", false, "postgresql.external.host", "db.example.internal",
+        String notes = NotesTest.notes(Map.of("postgresql.enabled", false, "tls.database.caSecret", "db-ca", "postgresql.external.host", "db.example.internal",
                 "database.existingSecret", "identity-db"));
         assertTrue(notes.contains("CREATE ROLE identity_auth LOGIN PASSWORD"), notes);
         assertTrue(notes.contains("get secret " + AUTH_DB_SECRET), notes);

@@ -18,8 +18,12 @@ class HelmTestHookTest {
     @Test
     void theTestPostsAnEmqxShapedAuthnRequestToAuthService() {
         Map<String, String> data = Chart.render().get(ConfigMap.class, Chart.name("helm-test")).getData();
-        assertEquals("http://" + Chart.name("auth-service") + "." + Chart.NAMESPACE + ".svc:8081/mqtt/authn", data.get("AUTHN_URL"));
+        assertEquals("https://" + Chart.name("auth-service") + "." + Chart.NAMESPACE + ".svc:8081/mqtt/authn", data.get("AUTHN_URL"));
         String script = data.get("authn-test.sh");
+        // Over TLS as EMQX calls it: the services' CA, and EMQX's client certificate for auth-service's mutual TLS.
+        assertTrue(script.contains("tls=\"--cacert /tls/ca/ca.crt\""), script);
+        assertTrue(script.contains("--cert /tls/client/tls.crt --key /tls/client/tls.key"), script);
+        assertTrue(script.contains("curl $tls"), script);
         assertTrue(script.startsWith("set -eu"));
         assertTrue(script.contains("-X POST \"$AUTHN_URL\""));
         assertTrue(script.contains("\\\"clientid\\\":\\\"$1\\\",\\\"username\\\":\\\"\\\",\\\"password\\\":\\\"$2\\\""));

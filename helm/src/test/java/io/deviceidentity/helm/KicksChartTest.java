@@ -34,7 +34,8 @@ class KicksChartTest {
 
     @Test
     void registrationServiceKicksThroughTheChartsEmqxWithTheGeneratedKey() {
-        assertEquals("http://" + Chart.name("emqx") + "." + Chart.NAMESPACE + ".svc.cluster.local:18083",
+        // The dashboard's own ClusterIP Service (issue 22), never the devices' Service.
+        assertEquals("http://" + Chart.name("emqx-dashboard") + "." + Chart.NAMESPACE + ".svc.cluster.local:18083",
                 ServicesTest.env(DEFAULTS, "registration-service").get("IDENTITY_KICKS_EMQX_API_URL"));
         Map<String, String> refs = FastPathChartTest.secretRefs(ServicesTest.container(DEFAULTS, "registration-service"));
         assertEquals(API_SECRET + "/key", refs.get("IDENTITY_KICKS_EMQX_API_KEY"));
@@ -81,7 +82,7 @@ class KicksChartTest {
         NetworkPolicy policy = DEFAULTS.get(NetworkPolicy.class, Chart.name("emqx"));
         assertEquals(NetworkPolicyTest.selector(StatefulSet.class, "emqx"), policy.getSpec().getPodSelector().getMatchLabels());
         List<NetworkPolicyIngressRule> rules = policy.getSpec().getIngress();
-        NetworkPolicyIngressRule mqtt = rule(rules, 1883);
+        NetworkPolicyIngressRule mqtt = rule(rules, 8883);
         assertTrue(mqtt.getFrom() == null || mqtt.getFrom().isEmpty(), "devices connect from anywhere");
         assertEquals(List.of(NetworkPolicyTest.selector(StatefulSet.class, "emqx")),
                 rule(rules, 4370).getFrom().stream().map(p -> p.getPodSelector().getMatchLabels()).toList());

@@ -47,7 +47,7 @@ class LoadTestJobSeedingTest {
         assertEquals("tokens", tokens.getValueFrom().getSecretKeyRef().getKey());
         for (Chart.Rendered release : List.of(
                 Chart.render(Map.of(), Chart.DIR.resolve("ci/kind-values.yaml")),
-                Chart.render(Map.of("postgresql.enabled", false, "postgresql.external.host", "db.example.internal")))) {
+                Chart.render(Map.of("postgresql.enabled", false, "tls.database.caSecret", "db-ca", "postgresql.external.host", "db.example.internal")))) {
             Service service = release.get(Service.class, url.getHost());
             assertTrue(service.getSpec().getPorts().stream().anyMatch(p -> p.getPort() == url.getPort()), url.toString());
             assertTrue(release.get(Secret.class, secret).getData().containsKey("tokens"), secret);

@@ -46,7 +46,7 @@ class NotesTest {
         assertTrue(hocon.contains("pool_size = 55"), "the derived pool reaches the HOCON to paste");
         assertTrue(hocon.contains("request_timeout = \"10s\""));
         assertTrue(hocon.contains("no_match = deny"));
-        assertTrue(hocon.contains("url = \"http://" + Chart.name("auth-service") + "." + Chart.NAMESPACE + ".svc:8081/mqtt/authn\""));
+        assertTrue(hocon.contains("url = \"https://" + Chart.name("auth-service") + "." + Chart.NAMESPACE + ".svc:8081/mqtt/authn\""));
         assertTrue(hocon.contains("password = \"${password}\""));
     }
 

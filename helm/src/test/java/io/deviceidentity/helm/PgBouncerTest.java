@@ -28,7 +28,10 @@ class PgBouncerTest {
             "auth_file", "admin_users", "stats_users", "pool_mode", "max_client_conn", "default_pool_size",
             "reserve_pool_size", "min_pool_size", "max_db_connections", "query_wait_timeout", "server_idle_timeout",
             "server_connect_timeout", "server_login_retry", "server_lifetime", "client_idle_timeout",
-            "ignore_startup_parameters", "logfile", "pidfile");
+            "ignore_startup_parameters", "logfile", "pidfile",
+            // TLS (issue 22): declared in 1.18's src/main.c (tag pgbouncer_1_18_0).
+            "client_tls_sslmode", "client_tls_key_file", "client_tls_cert_file", "client_tls_ca_file",
+            "server_tls_sslmode", "server_tls_ca_file");
 
     @Test
     void iniIsTransactionPoolingWithThePoolSizesFromTheValues() {
@@ -48,7 +51,7 @@ class PgBouncerTest {
         assertEquals("host=" + Chart.name("postgresql") + " port=5432 dbname=identity",
                 ini(Chart.render()).section("databases").get("identity"));
         assertEquals("host=db.example.internal port=6543 dbname=identity",
-                ini(Chart.render(Chart.set("postgresql.enabled", false, "postgresql.external.host", "db.example.internal",
+                ini(Chart.render(Chart.set("postgresql.enabled", false, "tls.database.caSecret", "db-ca", "postgresql.external.host", "db.example.internal",
                         "postgresql.external.port", 6543))).section("databases").get("identity"));
     }
 
@@ -62,9 +65,12 @@ class PgBouncerTest {
     void userlistHoldsBothDatabaseUsersAndTheirPasswordsInTheSecret() {
         Secret secret = Chart.render().get(Secret.class, Chart.name("pgbouncer"));
         // registration-service's owner role and auth-service's own role: PgBouncer logs in to PostgreSQL as each.
-        assertEquals(List.of("\"identity\" \"test-db-password\"", "\"identity_auth\" \"test-auth-db-password\""),
+        // Then PgBouncer's own console users (pgbouncer.console, issue 22), which exist only here.
+        List<String> console = List.of("\"pgbouncer_admin\" \"test-pgbouncer-admin-password\"",
+                "\"pgbouncer_stats\" \"test-pgbouncer-stats-password\"");
+        assertEquals(concat(List.of("\"identity\" \"test-db-password\"", "\"identity_auth\" \"test-auth-db-password\""), console),
                 decode(secret, "userlist.txt").trim().lines().toList());
-        assertEquals(List.of("\"identity\" \"test-db-password\"", "\"device_auth\" \"another-auth-password\""),
+        assertEquals(concat(List.of("\"identity\" \"test-db-password\"", "\"device_auth\" \"another-auth-password\""), console),
                 decode(Chart.render(Chart.set("database.auth.user", "device_auth", "database.auth.password", "another-auth-password"))
                         .get(Secret.class, Chart.name("pgbouncer")), "userlist.txt").trim().lines().toList());
         assertEquals("/etc/pgbouncer/userlist.txt", Ini.parse(decode(secret, "pgbouncer.ini")).section("pgbouncer").get("auth_file"));
@@ -104,8 +110,15 @@ class PgBouncerTest {
         Container exporter = containers.get(1);
         assertEquals(9127, exporter.getPorts().get(0).getContainerPort());
         assertEquals("exporter-connection-string", exporter.getEnv().get(0).getValueFrom().getSecretKeyRef().getKey());
-        assertEquals("postgres://identity:test-db-password@127.0.0.1:5432/pgbouncer?sslmode=disable",
+        // As PgBouncer's own stats user, over TLS, since PgBouncer requires it of every client (issue 22).
+        assertEquals("postgres://pgbouncer_stats:test-pgbouncer-stats-password@127.0.0.1:5432/pgbouncer?sslmode=require",
                 decode(rendered.get(Secret.class, Chart.name("pgbouncer")), "exporter-connection-string"));
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new java.util.ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     static Ini ini(Chart.Rendered rendered) {

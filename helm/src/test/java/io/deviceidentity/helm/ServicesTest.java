@@ -56,9 +56,11 @@ class ServicesTest {
         assertEquals("/q/health/started", c.getStartupProbe().getHttpGet().getPath());
         assertEquals("/q/health/live", c.getLivenessProbe().getHttpGet().getPath());
         assertEquals("/q/health/ready", c.getReadinessProbe().getHttpGet().getPath());
-        assertEquals("http", c.getReadinessProbe().getHttpGet().getPort().getStrVal());
+        // On the management interface's own port (issue 22), not on the HTTPS port that serves the API.
+        assertEquals("management", c.getReadinessProbe().getHttpGet().getPort().getStrVal());
         int port = component.equals("auth-service") ? 8081 : 8082;
         assertEquals(port, c.getPorts().get(0).getContainerPort());
+        assertEquals("https", c.getPorts().get(0).getName());
     }
 
     @ParameterizedTest
@@ -106,7 +108,17 @@ class ServicesTest {
                 Map.entry("IDENTITY_AUTH_RATE_LIMIT_ATTEMPTS", "10"),
                 Map.entry("IDENTITY_AUTH_RATE_LIMIT_PERIOD", "1m"),
                 Map.entry("IDENTITY_AUTH_FAST_PATH_ENABLED", "true"),
-                Map.entry("IDENTITY_SCHEMA_MIGRATE", "false")), env);
+                Map.entry("IDENTITY_SCHEMA_MIGRATE", "false"),
+                // TLS and the management port (issue 22; TlsChartTest has the details).
+                Map.entry("IDENTITY_TLS_ENABLED", "true"),
+                Map.entry("IDENTITY_TLS_CERT_FILE", "/etc/device-identity/tls/tls.crt"),
+                Map.entry("IDENTITY_TLS_KEY_FILE", "/etc/device-identity/tls/tls.key"),
+                Map.entry("IDENTITY_TLS_RELOAD_PERIOD", "1m"),
+                Map.entry("IDENTITY_TLS_CLIENT_AUTH", "required"),
+                Map.entry("IDENTITY_TLS_CLIENT_CA_FILE", "/etc/device-identity/client-ca/ca.crt"),
+                Map.entry("IDENTITY_DB_SSLMODE", "verify-full"),
+                Map.entry("IDENTITY_DB_SSLROOTCERT", "/etc/device-identity/db-ca/ca.crt"),
+                Map.entry("IDENTITY_MANAGEMENT_PORT", "9000")), env);
     }
 
     @Test
@@ -127,7 +139,7 @@ class ServicesTest {
 
     @Test
     void externalDatabaseIsWhereMigrationsGo() {
-        Map<String, String> env = env(Chart.render(Chart.set("postgresql.enabled", false,
+        Map<String, String> env = env(Chart.render(Chart.set("postgresql.enabled", false, "tls.database.caSecret", "db-ca",
                 "postgresql.external.host", "db.example.internal", "postgresql.external.port", 6543)), "registration-service");
         assertEquals("db.example.internal", env.get("IDENTITY_SCHEMA_HOST"));
         assertEquals("6543", env.get("IDENTITY_SCHEMA_PORT"));
