@@ -6,7 +6,13 @@
 -- password_hash holds the scheme's canonical stored form (LegacyHash.stored(): at most a few hundred characters with
 -- the salts and keys LegacyLimits allows); for 'bcrypt', as before, the 60-character modular-crypt string. Widening a
 -- varchar does not rewrite the table (PostgreSQL, ALTER TABLE: "increasing the length limit of a varchar column").
+-- PostgreSQL refuses to change the type of a column named in a trigger's UPDATE OF (V3's epoch trigger): it is
+-- dropped and created again, unchanged, inside this migration's transaction, so no write can pass without it.
+DROP TRIGGER device_credentials_bump_epoch ON device_credentials;
 ALTER TABLE device_credentials ALTER COLUMN password_hash TYPE varchar(512);
+CREATE TRIGGER device_credentials_bump_epoch
+    AFTER INSERT OR UPDATE OF client_id, status, password_hash, username ON device_credentials
+    FOR EACH ROW EXECUTE FUNCTION bump_registration_epoch();
 
 ALTER TABLE device_credentials
     ADD COLUMN password_scheme varchar(16) NOT NULL DEFAULT 'bcrypt'
