@@ -62,6 +62,15 @@ final class LegacyImportLines {
         Set<String> fields = new HashSet<>(commonFields);
         fields.add(SCHEME);
         fields.addAll(own);
+        for (java.util.Iterator<String> names = object.fieldNames(); names.hasNext();) {
+            String name = names.next();
+            if (!fields.contains(name)) {
+                // The old store's column for another scheme: checked first, so the line's real mistake is named.
+                throw InvalidRequestException.badRequest("unknown_field", "field '" + shown(name)
+                        + "' does not apply to password_scheme '" + scheme + "' (its fields: "
+                        + String.join(", ", fields.stream().sorted().toList()) + ")");
+            }
+        }
         LegacyHash hash;
         try {
             hash = convert(scheme, object);
@@ -78,6 +87,11 @@ final class LegacyImportLines {
         RegistrationRequest device = RegistrationRequest.parseImportedLegacy(object, clientId, fields,
                 String.join(", ", fields.stream().sorted().toList()), hash.stored());
         return new ImportRow(line, clientId, device, hash.scheme());
+    }
+
+    /** A caller-chosen field name, cut short for a message. */
+    private static String shown(String name) {
+        return name.length() <= 64 ? name : name.substring(0, 64) + "…";
     }
 
     private static LegacyHash convert(String scheme, ObjectNode object) {

@@ -83,7 +83,7 @@ public class WeakHashReport {
     /** How many active devices are on each password scheme (only schemes that have one). */
     @Bulkhead(DatabaseLimits.BULKHEAD)
     @Timeout(DatabaseLimits.TIMEOUT_MILLIS)
-    @CircuitBreakerName("weak-hash-report")
+    @CircuitBreakerName("weak-hash-report-schemes")
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
             skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
                     ServiceUnavailableException.class})
