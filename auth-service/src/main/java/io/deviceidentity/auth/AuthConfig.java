@@ -29,6 +29,8 @@ public interface AuthConfig {
 
     FastPath fastPath();
 
+    Legacy legacy();
+
     /**
      * Longest life of an MQTT session this service allows: every allow carries {@code expire_at} (Unix seconds), at
      * which EMQX disconnects the device (MQTT 5: DISCONNECT 0x87), whatever happens to a kick. Each answer takes a
@@ -145,5 +147,18 @@ public interface AuthConfig {
         /** A write that waited longer than this is dropped: it is stale, and a queue must stay short. */
         @WithDefault("5s")
         Duration writeMaxWait();
+    }
+
+    /**
+     * Rows imported with another broker's hash (docs/migration.md): verified with their own scheme, and replaced by
+     * bcrypt after their first successful login, when the bcrypt executor is idle (otherwise deferred to a later login).
+     */
+    interface Legacy {
+        /**
+         * The bcrypt cost of an upgraded row: keep it equal to registration-service's
+         * {@code identity.registration.bcrypt-cost}, or upgraded rows appear in its weak-hash report.
+         */
+        @WithDefault("10")
+        int upgradeCost();
     }
 }

@@ -12,6 +12,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.type.CollectionType;
 
+import io.deviceidentity.credentials.legacy.PasswordScheme;
+
 /**
  * Reads device credential rows. One indexed query by primary key, on the connection the caller hands in, so that
  * reads inside a transaction use that transaction's connection and no caller ever holds two.
@@ -19,7 +21,7 @@ import com.fasterxml.jackson.databind.type.CollectionType;
 public final class CredentialRows {
 
     private static final String COLUMNS = "client_id, username, password_hash, status, superuser, acl::text,"
-            + " created_at, updated_at";
+            + " created_at, updated_at, password_scheme";
     static final String SELECT_BY_CLIENT_ID = "SELECT " + COLUMNS + " FROM device_credentials WHERE client_id = ?";
     /** The same indexed read with the fast path's verifier columns: still one query. */
     static final String SELECT_WITH_VERIFIER_BY_CLIENT_ID = "SELECT " + COLUMNS + ", verifier_key_id, verifier"
@@ -72,7 +74,8 @@ public final class CredentialRows {
                 parseAcl(row.getString(6)),
                 instant(row.getTimestamp(7)),
                 instant(row.getTimestamp(8)),
-                withVerifier ? verifier(row.getString(9), row.getBytes(10)) : null);
+                withVerifier ? verifier(row.getString(10), row.getBytes(11)) : null,
+                PasswordScheme.fromStoredColumn(row.getString(9)));
     }
 
     private static StoredVerifier verifier(String keyId, byte[] mac) {

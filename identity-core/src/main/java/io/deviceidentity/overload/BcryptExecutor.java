@@ -280,6 +280,14 @@ public class BcryptExecutor {
         return waiting.get() > 0 && delay.standing(clock.getAsLong());
     }
 
+    /**
+     * Whether a thread is free and nothing waits: work submitted now takes no capacity from any request (a legacy
+     * credential's upgrade to bcrypt, issue 26, is only started then).
+     */
+    public boolean idle() {
+        return waiting.get() == 0 && running.get() < concurrency;
+    }
+
     /** The current allowance (for tests and diagnostics). */
     long allowedWaitNanos() {
         return delay.allowedWaitNanos(clock.getAsLong());

@@ -11,11 +11,13 @@ import io.deviceidentity.auth.fastpath.FastPath;
 import io.deviceidentity.auth.ratelimit.AttemptBudget;
 import io.deviceidentity.auth.ratelimit.SourceBudget;
 import io.deviceidentity.auth.ratelimit.Sources;
-import io.deviceidentity.credentials.Bcrypt;
+import io.deviceidentity.auth.legacy.LegacyUpgrades;
 import io.deviceidentity.credentials.ClientIdPolicy;
 import io.deviceidentity.credentials.CredentialFinder;
 import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.credentials.PasswordPolicy;
+import io.deviceidentity.credentials.legacy.PasswordScheme;
+import io.deviceidentity.credentials.legacy.StoredPasswords;
 import io.deviceidentity.overload.BcryptExecutor;
 import io.deviceidentity.overload.DatabaseLane;
 import io.deviceidentity.overload.Deadline;
@@ -64,11 +66,13 @@ public class Authenticator {
     private final FastPath fastPath;
     private final IdenticalChecks identicalChecks;
     private final AuthConfig config;
+    private final LegacyUpgrades legacyUpgrades;
 
     public Authenticator(CredentialFinder credentials, SourceBudget sources, AttemptBudget attempts,
             KnownDevices known, UnknownDevices unknown, RecentlyActiveDevices recentlyActive, ConnectionTurns turns,
             DatabaseLane database, BcryptExecutor bcrypt, FastPath fastPath, IdenticalChecks identicalChecks,
-            AuthConfig config) {
+            AuthConfig config, LegacyUpgrades legacyUpgrades) {
+        this.legacyUpgrades = legacyUpgrades;
         this.credentials = credentials;
         this.sources = sources;
         this.attempts = attempts;
@@ -152,7 +156,9 @@ public class Authenticator {
             }
             return decided(denial);
         }
-        FastPath.Check check = fastPath.check(clientId, request.username(), password, device);
+        // A legacy row never has a verifier to match (none is written for it: LegacyUpgrades), and is not asked.
+        FastPath.Check check = device.legacy() ? FastPath.Check.NO_VERIFIER
+                : fastPath.check(clientId, request.username(), password, device);
         if (check.allows()) {
             recentlyActive.seenInactive(clientId);
             if (check == FastPath.Check.VERIFIED_UNDER_OLD_KEY) {
@@ -184,23 +190,37 @@ public class Authenticator {
 
     /**
      * The one bcrypt of a cold check (checks that join it cost nothing more); on a match the verifier is queued
-     * before anyone is answered.
+     * before anyone is answered. A legacy row (a hash imported as it was) is verified with its own scheme: on the
+     * bcrypt executor when that costs like a hash (PBKDF2, argon2id), where the request is when it costs less than
+     * parsing it (a salted digest: {@link PasswordScheme#needsHashLane()}); a match starts its upgrade to bcrypt
+     * ({@link LegacyUpgrades}) instead of writing a verifier.
      */
     private CompletionStage<Boolean> hash(AuthnRequest request, byte[] password, DeviceCredential device,
             Deadline deadline, Object connection) {
+        PasswordScheme scheme = device.passwordScheme();
+        if (device.legacy() && scheme != null && !scheme.needsHashLane()) {
+            return CompletableFuture.completedFuture(
+                    afterMatch(StoredPasswords.matches(scheme, request.password(), device.passwordHash()), request,
+                            password, device, deadline));
+        }
         if (turns.hadItsTurn(connection) && bcrypt.overloaded()) {
             throw ServiceUnavailableException.overload("bcrypt is saturated and this connection just had its turn");
         }
         return bcrypt.submit(deadline, () -> {
-            boolean matches = Bcrypt.matches(request.password(), device.passwordHash());
+            boolean matches = StoredPasswords.matches(scheme, request.password(), device.passwordHash());
             turns.hashed(connection);
             return matches;
-        }).thenApply(matches -> {
-            if (matches) {
-                fastPath.remember(request.clientId(), request.username(), password, device);
-            }
-            return matches;
-        });
+        }).thenApply(matches -> afterMatch(matches, request, password, device, deadline));
+    }
+
+    private boolean afterMatch(boolean matches, AuthnRequest request, byte[] password, DeviceCredential device,
+            Deadline deadline) {
+        if (matches && device.legacy()) {
+            legacyUpgrades.upgrade(device, request.username(), request.password(), password, deadline);
+        } else if (matches) {
+            fastPath.remember(request.clientId(), request.username(), password, device);
+        }
+        return matches;
     }
 
     private AuthnOutcome unknownDevice() {

@@ -41,6 +41,23 @@ public final class StoredRows {
         throw new AssertionError("no verifier under " + keyId + " was written for " + clientId);
     }
 
+    public static String passwordScheme(String clientId) {
+        return select("SELECT password_scheme FROM device_credentials WHERE client_id = ?", clientId,
+                row -> row.getString(1));
+    }
+
+    /** Waits (bounded) until the row's scheme is {@code scheme} (an upgrade written after the answer); fails otherwise. */
+    public static void awaitScheme(String clientId, String scheme) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < until) {
+            if (scheme.equals(passwordScheme(clientId))) {
+                return;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError(clientId + " never reached scheme " + scheme);
+    }
+
     public static String passwordHash(String clientId) {
         return select("SELECT password_hash FROM device_credentials WHERE client_id = ?", clientId,
                 row -> row.getString(1));

@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.deviceidentity.credentials.Bcrypt;
+import io.deviceidentity.credentials.legacy.PasswordScheme;
 
 /**
  * Writes device rows straight into the test PostgreSQL (not through the service under test), the way
@@ -58,6 +59,7 @@ public final class TestDevices {
         private String status = "active";
         private String aclJson;
         private String hash;
+        private String scheme = "bcrypt";
 
         private Builder(String clientId) {
             this.clientId = clientId;
@@ -88,6 +90,17 @@ public final class TestDevices {
             return this;
         }
 
+        /**
+         * Stores a hash of another broker's scheme as registration-service's import stores it (issue 26):
+         * {@code stored} is the scheme's stored form ({@code LegacyHash.stored()}), made from {@code password}.
+         */
+        public Builder legacyHash(PasswordScheme passwordScheme, String stored, String password) {
+            this.scheme = passwordScheme.column();
+            this.hash = stored;
+            this.password = password;
+            return this;
+        }
+
         public Builder superuser() {
             this.superuser = true;
             return this;
@@ -110,13 +123,15 @@ public final class TestDevices {
                     : HASHES.computeIfAbsent(cost + ":" + password, key -> Bcrypt.hash(password, cost));
             try (Connection connection = directConnection();
                     PreparedStatement insert = connection.prepareStatement("INSERT INTO device_credentials"
-                            + " (client_id, username, password_hash, status, superuser, acl) VALUES (?, ?, ?, ?, ?, ?::jsonb)")) {
+                            + " (client_id, username, password_hash, status, superuser, acl, password_scheme)"
+                            + " VALUES (?, ?, ?, ?, ?, ?::jsonb, ?)")) {
                 insert.setString(1, clientId);
                 insert.setString(2, username);
                 insert.setString(3, hash);
                 insert.setString(4, status);
                 insert.setBoolean(5, superuser);
                 insert.setString(6, aclJson);
+                insert.setString(7, scheme);
                 insert.executeUpdate();
             } catch (SQLException e) {
                 throw new IllegalStateException("could not store test device " + clientId, e);

@@ -107,6 +107,10 @@ public class ApiDocumentation implements OASFilter {
             return OASFactory.createSchema().addType(Schema.SchemaType.ARRAY)
                     .items(fieldSchema(list.getActualTypeArguments()[0], components));
         }
+        if (type instanceof ParameterizedType map && map.getRawType() == Map.class) {
+            return OASFactory.createSchema().addType(Schema.SchemaType.OBJECT)
+                    .additionalPropertiesSchema(fieldSchema(map.getActualTypeArguments()[1], components));
+        }
         Class<?> raw = (Class<?>) type;
         if (raw == String.class) {
             return OASFactory.createSchema().addType(Schema.SchemaType.STRING);

@@ -55,9 +55,11 @@ public class DeviceStore {
      * hash anyway (new salt), and clearing it keeps a stale one from being mistaken for a live one by a reader.
      */
     private static final String UPSERT = "INSERT INTO device_credentials"
-            + " (client_id, username, password_hash, status, superuser, acl) VALUES (?, ?, ?, 'active', ?, ?::jsonb)"
+            + " (client_id, username, password_hash, password_scheme, status, superuser, acl)"
+            + " VALUES (?, ?, ?, 'bcrypt', 'active', ?, ?::jsonb)"
             + " ON CONFLICT (client_id) DO UPDATE SET username = EXCLUDED.username,"
-            + " password_hash = EXCLUDED.password_hash, status = 'active', superuser = EXCLUDED.superuser,"
+            + " password_hash = EXCLUDED.password_hash, password_scheme = 'bcrypt', status = 'active',"
+            + " superuser = EXCLUDED.superuser,"
             + " acl = EXCLUDED.acl, verifier_key_id = NULL, verifier = NULL, updated_at = now()"
             + " RETURNING (xmax = 0) AS inserted, created_at, updated_at, client_id";
 

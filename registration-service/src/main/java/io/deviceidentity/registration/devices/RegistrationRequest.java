@@ -87,6 +87,17 @@ public record RegistrationRequest(String password, String passwordHash, String u
         return withHash(object, clientId);
     }
 
+    /**
+     * The device part of an import line whose hash is of a legacy scheme (issue 26): the same fields and rules as
+     * {@link #parseImported}, with the hash already converted and checked by the importer into its stored form.
+     */
+    public static RegistrationRequest parseImportedLegacy(ObjectNode object, String clientId, Set<String> fields,
+            String allowed, String storedHash) {
+        refuseUnknownFields(object, fields, allowed);
+        return rendered(new RegistrationRequest(null, storedHash, username(object), superuser(object), acl(object)),
+                clientId);
+    }
+
     private static RegistrationRequest withHash(ObjectNode object, String clientId) {
         String hash = JsonBodies.requiredString(object, PASSWORD_HASH);
         String hashProblem = BcryptHashFormat.problem(PASSWORD_HASH, hash);

@@ -87,10 +87,13 @@ public class DeviceImporter {
     }
 
     /**
+     * @param allowWeakSchemes whether lines of a weak legacy scheme (plain, md5, unsalted sha) are imported (the
+     *                         import's {@code allow_weak_schemes=true}); otherwise they are rejected, line by line
      * @param caller who imports: a line that stores a superuser is rejected ({@code forbidden}) unless the token has
      *               the {@code superuser} scope, like a PUT of one
      */
-    public Ended run(InputStream body, OutputStream out, boolean replaceExisting, Caller caller) throws IOException {
+    public Ended run(InputStream body, OutputStream out, boolean replaceExisting, boolean allowWeakSchemes,
+            Caller caller) throws IOException {
         ImportReport.ImportCounts counts = new ImportReport.ImportCounts();
         ImportReport report = new ImportReport(json, out, counts);
         Lines lines = new Lines(body, maxLineBytes);
@@ -104,7 +107,7 @@ public class DeviceImporter {
                 if (line.blank()) {
                     continue;
                 }
-                ImportRow row = parse(line, report, counts);
+                ImportRow row = parse(line, report, counts, allowWeakSchemes);
                 if (row == null) {
                     continue;
                 }
@@ -148,15 +151,15 @@ public class DeviceImporter {
         return new Ended(true, "complete", counts);
     }
 
-    private ImportRow parse(Lines.Line line, ImportReport report, ImportReport.ImportCounts counts)
-            throws IOException {
+    private ImportRow parse(Lines.Line line, ImportReport report, ImportReport.ImportCounts counts,
+            boolean allowWeakSchemes) throws IOException {
         if (line.tooLong()) {
             reject(report, counts, line.number(), "line_too_long",
                     "the line is longer than " + maxLineBytes + " bytes");
             return null;
         }
         try {
-            return ImportLines.parse(json, line.number(), line.bytes());
+            return ImportLines.parse(json, line.number(), line.bytes(), allowWeakSchemes);
         } catch (InvalidRequestException refused) {
             reject(report, counts, line.number(), refused.reason(), refused.getMessage());
             return null;

@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  *   <li>{@code {"type":"progress","committed_through_line":5000,"imported":..,"replaced":..,"skipped":..,
  *       "rejected":..,"weak_hashes":..}} after every committed batch: every line up to that one is decided for good
  *       ({@code weak_hashes}: of the imported and replaced rows, those whose bcrypt cost is below the service's, to be
- *       rotated: {@code GET /v1/device-reports/weak-hashes} lists them);</li>
+ *       rotated: {@code GET /v1/device-reports/weak-hashes} lists them, and those of a weak legacy scheme);</li>
  *   <li>last, {@code {"type":"summary","complete":true,...}} with the same counts and {@code lines}; or, when the
  *       import stops early, {@code "complete":false} with the {@code reason} and {@code message} (a 503 reason:
  *       {@code backend_unavailable}, {@code overload}; or {@code body_unreadable}). Re-running the same file then

@@ -54,6 +54,7 @@ public class ImportResource {
     static final String RESULT_OK = "ok";
     static final String EXISTING_SKIP = "skip";
     static final String EXISTING_REPLACE = "replace";
+    static final String ALLOW_WEAK_SCHEMES = "allow_weak_schemes";
     /** Seconds a refused import should wait: imports take minutes, polling every second helps nobody. */
     static final int BUSY_RETRY_AFTER = 30;
 
@@ -74,19 +75,23 @@ public class ImportResource {
      * @param existing what to do with a line whose device exists already: {@code skip} (default: left as it is, and
      *                 counted as skipped, so re-running a file is harmless) or {@code replace} (an active device
      *                 whose fields differ takes the line's; a revoked device is never re-activated)
+     * @param allowWeakSchemes {@code true} to import lines of a weak legacy scheme ({@link #allowWeakSchemes})
      */
     @POST
     @Blocking
     @RequiresScope(Scope.WRITE)
     @Consumes(NDJSON)
     @Produces(NDJSON)
-    public Response importDevices(@QueryParam("existing") String existing, InputStream body,
+    public Response importDevices(@QueryParam("existing") String existing,
+            @QueryParam(ALLOW_WEAK_SCHEMES) String allowWeakSchemes, InputStream body,
             @Context RoutingContext context) {
         Deadline deadline = deadlines.of(context);
         boolean replace;
+        boolean allowWeak;
         Caller caller = Caller.of(context);
         try {
             replace = replaceExisting(existing);
+            allowWeak = allowWeakSchemes(allowWeakSchemes);
             if (replace) {
                 caller.require(Scope.IMPORT_REPLACE, "import with existing=replace");
             }
@@ -112,7 +117,7 @@ public class ImportResource {
         context.addEndHandler(ended -> release.run());
         StreamingOutput answer = out -> {
             try {
-                DeviceImporter.Ended ended = importer.run(body, out, replace, caller);
+                DeviceImporter.Ended ended = importer.run(body, out, replace, allowWeak, caller);
                 outcomes.record(MetricNames.REGISTRATION_OUTCOMES, OPERATION, null, deadline, 200,
                         ended.complete() ? RESULT_OK : ErrorResponses.RESULT_UNAVAILABLE, ended.reason());
             } finally {
@@ -120,6 +125,23 @@ public class ImportResource {
             }
         };
         return Response.ok(answer, NDJSON).build();
+    }
+
+    /**
+     * {@code allow_weak_schemes}: {@code false} (default) rejects every line whose legacy scheme is weak (plain,
+     * md5, unsalted sha; docs/migration.md), {@code true} imports them (counted by scheme in
+     * {@code identity_registration_legacy_hashes_written_total}). A query parameter rather than a line field, so
+     * that the decision is taken once for a whole file, visibly in the request, and cannot hide in one line.
+     */
+    static boolean allowWeakSchemes(String value) {
+        if (value == null || value.equals("false")) {
+            return false;
+        }
+        if (value.equals("true")) {
+            return true;
+        }
+        throw InvalidRequestException.badRequest("invalid_field",
+                "query parameter '" + ALLOW_WEAK_SCHEMES + "' must be false (the default) or true");
     }
 
     private static boolean replaceExisting(String existing) {

@@ -19,9 +19,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.credentials.CredentialRows;
+import io.deviceidentity.credentials.legacy.PasswordScheme;
 import io.deviceidentity.overload.DatabaseLimits;
 import io.deviceidentity.overload.PooledConnections;
 import io.deviceidentity.overload.ServiceUnavailableException;
+import io.deviceidentity.registration.passwords.LegacyHashes;
 import io.deviceidentity.registration.passwords.WeakHashes;
 import io.deviceidentity.registration.kicks.KickWorker;
 import io.smallrye.faulttolerance.api.CircuitBreakerName;
@@ -38,14 +40,14 @@ import io.smallrye.faulttolerance.api.RateLimitException;
 public class ImportStore {
 
     private static final String INSERT = "INSERT INTO device_credentials"
-            + " (client_id, username, password_hash, status, superuser, acl)"
-            + " SELECT client_id, username, password_hash, 'active', superuser, acl::jsonb"
-            + " FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::boolean[], ?::text[])"
-            + " AS batch(client_id, username, password_hash, superuser, acl)";
+            + " (client_id, username, password_hash, password_scheme, status, superuser, acl)"
+            + " SELECT client_id, username, password_hash, password_scheme, 'active', superuser, acl::jsonb"
+            + " FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::varchar[], ?::boolean[], ?::text[])"
+            + " AS batch(client_id, username, password_hash, password_scheme, superuser, acl)";
 
     /** Existing devices are left exactly as they are: re-running an import changes nothing. */
     private static final String SKIP_EXISTING = INSERT + " ON CONFLICT (client_id) DO NOTHING"
-            + " RETURNING true, substr(password_hash, 5, 2)";
+            + " RETURNING true, substr(password_hash, 5, 2), password_scheme";
 
     /**
      * Existing active devices whose stored fields differ from the line's take the line's (and lose their fast-path
@@ -53,12 +55,14 @@ public class ImportStore {
      * never re-activated by an import: revocation in this service wins over the old system's copy.
      */
     private static final String REPLACE_EXISTING = INSERT + " ON CONFLICT (client_id) DO UPDATE SET"
-            + " username = EXCLUDED.username, password_hash = EXCLUDED.password_hash, superuser = EXCLUDED.superuser,"
+            + " username = EXCLUDED.username, password_hash = EXCLUDED.password_hash,"
+            + " password_scheme = EXCLUDED.password_scheme, superuser = EXCLUDED.superuser,"
             + " acl = EXCLUDED.acl, verifier_key_id = NULL, verifier = NULL, updated_at = now()"
             + " WHERE device_credentials.status = 'active' AND (device_credentials.username,"
-            + " device_credentials.password_hash, device_credentials.superuser, device_credentials.acl)"
-            + " IS DISTINCT FROM (EXCLUDED.username, EXCLUDED.password_hash, EXCLUDED.superuser, EXCLUDED.acl)"
-            + " RETURNING (xmax = 0) AS inserted, substr(password_hash, 5, 2) AS cost, client_id";
+            + " device_credentials.password_hash, device_credentials.password_scheme, device_credentials.superuser,"
+            + " device_credentials.acl) IS DISTINCT FROM (EXCLUDED.username, EXCLUDED.password_hash,"
+            + " EXCLUDED.password_scheme, EXCLUDED.superuser, EXCLUDED.acl)"
+            + " RETURNING (xmax = 0) AS inserted, substr(password_hash, 5, 2) AS cost, password_scheme, client_id";
 
     /**
      * The same replacing import, and in the same statement a kick of every replaced device's live session (the
@@ -67,14 +71,17 @@ public class ImportStore {
     private static final String REPLACE_EXISTING_AND_KICK = "WITH written AS (" + REPLACE_EXISTING + "),"
             + " kick AS (INSERT INTO device_kicks (client_id, reason) SELECT client_id, 'rekeyed' FROM written"
             + " WHERE NOT inserted)"
-            + " SELECT inserted, cost FROM written";
+            + " SELECT inserted, cost, password_scheme FROM written";
 
     private final AgroalDataSource dataSource;
     private final CredentialRows rows;
     private final WeakHashes weakHashes;
     private final KickWorker kicks;
+    private final LegacyHashes legacyHashes;
 
-    public ImportStore(AgroalDataSource dataSource, ObjectMapper json, WeakHashes weakHashes, KickWorker kicks) {
+    public ImportStore(AgroalDataSource dataSource, ObjectMapper json, WeakHashes weakHashes, KickWorker kicks,
+            LegacyHashes legacyHashes) {
+        this.legacyHashes = legacyHashes;
         this.dataSource = dataSource;
         this.rows = new CredentialRows(json);
         this.weakHashes = weakHashes;
@@ -83,7 +90,7 @@ public class ImportStore {
 
     /**
      * What one batch did: every row is exactly one of imported, replaced, skipped; {@code weak} of the imported and
-     * replaced ones have a hash below the configured cost ({@link WeakHashes}).
+     * replaced ones have a bcrypt hash below the configured cost ({@link WeakHashes}) or a weak legacy scheme.
      */
     public record Written(int imported, int replaced, int skipped, int weak) {
     }
@@ -100,6 +107,7 @@ public class ImportStore {
         String[] clientIds = new String[size];
         String[] usernames = new String[size];
         String[] hashes = new String[size];
+        String[] schemes = new String[size];
         Boolean[] superusers = new Boolean[size];
         String[] acls = new String[size];
         for (int i = 0; i < size; i++) {
@@ -107,6 +115,7 @@ public class ImportStore {
             clientIds[i] = row.clientId();
             usernames[i] = row.device().username();
             hashes[i] = row.device().passwordHash();
+            schemes[i] = row.scheme().column();
             superusers[i] = row.device().superuser();
             acls[i] = rows.aclColumn(row.device().acl());
         }
@@ -116,6 +125,7 @@ public class ImportStore {
                                 : kicks.enabled() ? REPLACE_EXISTING_AND_KICK : REPLACE_EXISTING)) {
             Array[] arrays = {connection.createArrayOf("varchar", clientIds),
                     connection.createArrayOf("varchar", usernames), connection.createArrayOf("varchar", hashes),
+                    connection.createArrayOf("varchar", schemes),
                     connection.createArrayOf("bool", superusers), connection.createArrayOf("text", acls)};
             for (int i = 0; i < arrays.length; i++) {
                 statement.setArray(i + 1, arrays[i]);
@@ -130,8 +140,16 @@ public class ImportStore {
                     } else {
                         replaced++;
                     }
-                    if (Integer.parseInt(result.getString(2)) < weakHashes.cost()) {
-                        weak++;
+                    PasswordScheme scheme = PasswordScheme.fromStoredColumn(result.getString(3));
+                    if (scheme == PasswordScheme.BCRYPT) {
+                        if (Integer.parseInt(result.getString(2)) < weakHashes.cost()) {
+                            weak++;
+                        }
+                    } else {
+                        legacyHashes.written(scheme);
+                        if (scheme.weak()) {
+                            weak++;
+                        }
                     }
                 }
             }

@@ -3,6 +3,7 @@ package io.deviceidentity.registration.reports;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 import jakarta.ws.rs.GET;
@@ -29,7 +30,9 @@ import io.vertx.ext.web.RoutingContext;
  * {@code GET /v1/device-reports/weak-hashes}: the active devices whose stored bcrypt hash is cheaper than the one this
  * service makes ({@code identity.registration.bcrypt-cost}), typically imported from an older store
  * (docs/migration.md), so that their passwords can be rotated: a {@code PUT} with a new password re-hashes at the
- * configured cost and the device leaves the report. Paginated ({@code limit} 1..{@value #MAX_LIMIT}, default
+ * configured cost and the device leaves the report. The first page also counts the active devices by password scheme
+ * ({@code schemes}: how much of an imported fleet is still on a legacy scheme, docs/migration.md). Paginated
+ * ({@code limit} 1..{@value #MAX_LIMIT}, default
  * {@value #DEFAULT_LIMIT}; {@code after} = the previous page's {@code next}); needs the {@code read} scope.
  *
  * <p>Not under {@code /v1/devices/}: every name there is a valid client id.
@@ -73,16 +76,23 @@ public class WeakHashesResource {
                 (request, deadline) -> {
                     String cost = weakHashes.costColumnValue();
                     Position start = request.after();
+                    boolean first = start.clientId().isEmpty();
                     // One row more than asked tells whether a next page exists, without a second query.
-                    return database.run(deadline, () -> report.page(cost, start.cost(), start.clientId(),
-                            request.limit() + 1)).thenApply(rows -> answer(rows, request.limit()));
+                    return database.run(deadline, () -> new Read(
+                            report.page(cost, start.cost(), start.clientId(), request.limit() + 1),
+                            first ? report.schemes() : null))
+                            .thenApply(read -> answer(read.rows(), request.limit(), read.schemes()));
                 });
     }
 
-    private Answer answer(List<WeakHashPage.WeakHash> rows, int size) {
+    /** What one page reads: its rows, and on the first page the count of devices by scheme. */
+    private record Read(List<WeakHashPage.WeakHash> rows, Map<String, Long> schemes) {
+    }
+
+    private Answer answer(List<WeakHashPage.WeakHash> rows, int size, Map<String, Long> schemes) {
         List<WeakHashPage.WeakHash> devices = rows.size() > size ? rows.subList(0, size) : rows;
         String next = rows.size() > size ? cursor(devices.get(devices.size() - 1)) : null;
-        return new Answer(Response.ok(new WeakHashPage(weakHashes.cost(), List.copyOf(devices), next))
+        return new Answer(Response.ok(new WeakHashPage(weakHashes.cost(), List.copyOf(devices), next, schemes))
                 .type(MediaType.APPLICATION_JSON_TYPE).build(), "ok", devices.isEmpty() ? "empty" : "listed");
     }
 

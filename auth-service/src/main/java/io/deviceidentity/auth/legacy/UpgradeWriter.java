@@ -1,0 +1,130 @@
+package io.deviceidentity.auth.legacy;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import io.agroal.api.AgroalDataSource;
+import io.deviceidentity.auth.fastpath.FastPath;
+import io.deviceidentity.credentials.DeviceCredential;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.agroal.DataSource;
+
+/**
+ * Stores legacy rows' new bcrypt hashes after the answer has gone out, as the fast path's
+ * {@link io.deviceidentity.auth.fastpath.VerifierWriter} stores verifiers: a bounded queue drained by one thread, on
+ * the one-connection {@code verifiers} datasource, so a write never delays an answer nor takes a connection from the
+ * reads. The only statement is {@code upgrade_legacy_password} (V6), a compare-and-set the schema owner grants: it
+ * replaces the hash only while the row is still legacy, active and holds the very hash that was verified, so of two
+ * replicas upgrading one device at the same moment exactly one wins and the other is counted {@code stale}.
+ *
+ * <p>After an upgrade the device's verifier is written over its new bcrypt string, as for any bcrypt allow: its next
+ * login takes the fast path. A full queue drops the upgrade (counted {@code deferred}): the row stays legacy and a
+ * later login upgrades it.
+ */
+@ApplicationScoped
+public class UpgradeWriter {
+
+    private static final Logger LOG = Logger.getLogger(UpgradeWriter.class);
+    static final int QUEUE = 100;
+    private static final String UPGRADE = "SELECT upgrade_legacy_password(?, ?, ?)";
+
+    /** One verified legacy row and its new hash. {@code password} is secret: toString leaves it and the hashes out. */
+    public record Upgrade(DeviceCredential device, String username, byte[] password, String bcryptHash) {
+
+        @Override
+        public String toString() {
+            return "Upgrade[clientId=" + device.clientId() + "]";
+        }
+    }
+
+    private final AgroalDataSource dataSource;
+    private final FastPath fastPath;
+    private final BlockingQueue<Upgrade> queue = new ArrayBlockingQueue<>(QUEUE);
+    private final Counter upgraded;
+    private final Counter stale;
+    private final Counter failed;
+    private final Counter dropped;
+    private final Object startLock = new Object();
+    private Thread thread;
+
+    @Inject
+    public UpgradeWriter(@DataSource("verifiers") AgroalDataSource dataSource, FastPath fastPath,
+            MeterRegistry registry) {
+        this.dataSource = dataSource;
+        this.fastPath = fastPath;
+        this.upgraded = LegacyUpgrades.counter(registry, "upgraded");
+        // Another replica (or a PUT, an import, a revocation) changed the row since it was read.
+        this.stale = LegacyUpgrades.counter(registry, "stale");
+        this.failed = LegacyUpgrades.counter(registry, "failed");
+        this.dropped = LegacyUpgrades.counter(registry, LegacyUpgrades.DEFERRED);
+    }
+
+    /** Never blocks: a full queue drops the upgrade (the row stays legacy until a later login). */
+    public void offer(Upgrade upgrade) {
+        startIfNeeded();
+        if (!queue.offer(upgrade)) {
+            dropped.increment();
+        }
+    }
+
+    /** Writes one upgrade now, on the caller's thread: the writer thread's step, and the tests' (two replicas). */
+    boolean write(Upgrade upgrade) {
+        DeviceCredential device = upgrade.device();
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement call = connection.prepareStatement(UPGRADE)) {
+            call.setString(1, device.clientId());
+            call.setString(2, device.passwordHash());
+            call.setString(3, upgrade.bcryptHash());
+            boolean replaced;
+            try (ResultSet result = call.executeQuery()) {
+                replaced = result.next() && result.getBoolean(1);
+            }
+            if (!replaced) {
+                stale.increment();
+                return false;
+            }
+            upgraded.increment();
+            fastPath.remember(device.clientId(), upgrade.username(), upgrade.password(),
+                    device.withBcrypt(upgrade.bcryptHash()));
+            return true;
+        } catch (SQLException | RuntimeException e) {
+            failed.increment();
+            // The SQLSTATE only: no parameter, so no hash reaches the log.
+            LOG.warnf("could not upgrade a legacy credential to bcrypt (%s): a later login tries again",
+                    e instanceof SQLException sql ? sql.getSQLState() : e.getClass().getSimpleName());
+            return false;
+        }
+    }
+
+    private void startIfNeeded() {
+        synchronized (startLock) {
+            if (thread == null) {
+                thread = new Thread(this::drainForever, "legacy-upgrade-writer");
+                thread.setDaemon(true);
+                thread.start();
+            }
+        }
+    }
+
+    private void drainForever() {
+        while (true) {
+            Upgrade upgrade;
+            try {
+                upgrade = queue.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            write(upgrade);
+        }
+    }
+}
