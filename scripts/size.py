@@ -62,12 +62,31 @@ def figures(bench_dir):
     return cold, known, source
 
 
+def bcrypt_threads(values, cpu):
+    """(bcrypt concurrency, bcrypt queue) of a replica whose CPU limit is CPU: the chart's "device-identity.sizing"
+    (concurrency = ceil(limits.cpu) unless set; queue = ceil(maxWait / bcrypt.millis) x concurrency unless set)."""
+    bcrypt = values["authService"]["overload"]["bcrypt"]
+    concurrency = int(bcrypt["concurrency"]) if bcrypt.get("concurrency") else ceil_div(cpu_millis(cpu), 1000)
+    hash_ms = int(values["bcrypt"]["millis"])
+    queue = int(bcrypt["queue"]) if bcrypt.get("queue") is not None else \
+        ceil_div(millis(bcrypt["maxWait"]), hash_ms) * concurrency
+    return concurrency, queue
+
+
+def emqx_pool_size(values, replicas, concurrency, queue):
+    """Invariant 4, the chart's "device-identity.authnInFlight": EMQX must be able to send more than the auth tier
+    admits at REPLICAS, so pool_size per node = ceil(ceil(replicas x admitted x (100 + headroom) / 100) / (nodes x
+    pipelining))."""
+    authn = values["emqx"]["authn"]
+    required = ceil_div(replicas * (concurrency + queue) * (100 + int(authn["inFlightHeadroomPercent"])), 100)
+    per_node = int(values["emqx"]["replicas"]) * int(authn["pipelining"])
+    return max(1, ceil_div(required, per_node))
+
+
 def size(values, devices, window, known_share, cold_per_core, known_per_core):
     auth, reg, bouncer, pg = values["authService"], values["registrationService"], values["pgbouncer"], values["postgresql"]
     authn = values["emqx"]["authn"]
-    concurrency = ceil_div(cpu_millis(auth["resources"]["limits"]["cpu"]), 1000)
-    hash_ms = int(values["bcrypt"]["millis"])
-    queue = ceil_div(millis(auth["overload"]["bcrypt"]["maxWait"]), hash_ms) * concurrency
+    concurrency, queue = bcrypt_threads(values, auth["resources"]["limits"]["cpu"])
     cold_rate = devices * (1 - known_share) / window
     known_rate = devices * known_share / window
     bcrypt_cpus = math.ceil(cold_rate / cold_per_core) if cold_rate > 0 else 0
@@ -83,10 +102,7 @@ def size(values, devices, window, known_share, cold_per_core, known_per_core):
     servers = int(bouncer["replicas"]) * 2 * (int(bouncer["defaultPoolSize"]) + int(bouncer["reservePoolSize"])) \
         + reg_replicas * int(reg["db"]["migrationConnections"])
     max_connections = max(int(pg["maxConnections"]), servers + int(pg["reservedConnections"]))
-    # Invariant 4: EMQX must be able to send more than the auth tier admits (derived pool_size).
-    required = ceil_div(replicas * (concurrency + queue) * (100 + int(authn["inFlightHeadroomPercent"])), 100)
-    per_node = int(values["emqx"]["replicas"]) * int(authn["pipelining"])
-    pool_size = max(1, ceil_div(required, per_node))
+    pool_size = emqx_pool_size(values, replicas, concurrency, queue)
     return {
         "cold_checks_per_s": round(cold_rate, 1), "known_checks_per_s": round(known_rate, 1),
         "bcrypt_cpus": bcrypt_cpus, "cpu_per_replica": concurrency, "auth_replicas": replicas,
@@ -98,14 +114,26 @@ def size(values, devices, window, known_share, cold_per_core, known_per_core):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--devices", type=int, required=True)
-    parser.add_argument("--window", type=float, required=True, help="seconds in which they all reconnect")
+    parser.add_argument("--devices", type=int)
+    parser.add_argument("--window", type=float, help="seconds in which they all reconnect")
+    parser.add_argument("--emqx-pool-for-cpu", metavar="CPU",
+                        help="only print the chart's EMQX pool_size per node for auth-service pods of this CPU limit "
+                             "(e.g. 0.25, 500m, 2) at the chart's maxReplicas (make bench's 'chart pool' points)")
     parser.add_argument("--known", type=float, default=0.9,
                         help="share of devices that have a fast-path verifier (connected before) [0.9]")
     parser.add_argument("--values", default=os.path.join(ROOT, "helm/device-identity/values.yaml"))
     parser.add_argument("--bench", default=os.path.join(ROOT, "target/bench"))
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON only")
     a = parser.parse_args()
+    if a.emqx_pool_for_cpu is not None:
+        with open(a.values) as f:
+            values = yaml.safe_load(f)
+        auth = values["authService"]
+        replicas = int(auth["autoscaling"]["maxReplicas"] if auth["autoscaling"]["enabled"] else auth["replicas"])
+        print(emqx_pool_size(values, replicas, *bcrypt_threads(values, a.emqx_pool_for_cpu)))
+        return
+    if a.devices is None or a.window is None:
+        parser.error("--devices and --window are required")
     if a.devices < 1 or a.window <= 0 or not 0 <= a.known <= 1:
         parser.error("--devices ≥ 1, --window > 0, 0 ≤ --known ≤ 1")
     with open(a.values) as f:
