@@ -76,11 +76,11 @@ test-db-up:
 	$(TEST_STACK) db-up test
 
 ## size: what a fleet needs (auth-service CPUs and replicas, PgBouncer and PostgreSQL connections, EMQX pool_size)
-## from the chart's formulas and the last `make bench` (else the documented figures): make size DEVICES=1000000
+## from the chart's formulas and the last `make bench` (else the documented figures; BENCH_OUT= another bench output): make size DEVICES=1000000
 ## WINDOW=900 [KNOWN=0.9] (docs/sizing.md)
 .PHONY: size
 size:
-	python3 scripts/size.py --devices "$(DEVICES)" --window "$(WINDOW)" $(if $(KNOWN),--known "$(KNOWN)")
+	python3 scripts/size.py --devices "$(DEVICES)" --window "$(WINDOW)" $(if $(KNOWN),--known "$(KNOWN)") $(if $(BENCH_OUT),--bench "$(BENCH_OUT)")
 
 ## chaos: real faults (PgBouncer/PostgreSQL killed, frozen, exhausted; services SIGKILLed/SIGTERMed) and hostile
 ## input under a steady load, on its own stack (ports 55435/56435/8093/8094); table + target/chaos/ (scripts/chaos.sh)

@@ -127,8 +127,9 @@ launch_pod() {
     exec env "$@" taskset -c "$pin" java -Xmx512m "${jvm_cpus[@]}" -jar "$AUTH_JAR"
   ) >"$LOG_DIR/auth-service-$slot-$name.log" 2>&1 &
   echo $! >"$pid_file"
-  POD_STARTED_AT=$(date +%s.%N)
+  POD_STARTED_AT[$slot]=$(date +%s.%N)
 }
+declare -A POD_STARTED_AT=()
 
 # Waits until SLOT on PORT reports ready; prints the seconds since its launch.
 await_pod() {
@@ -136,7 +137,7 @@ await_pod() {
   pid_file=$(pid_file_of "$slot")
   for _ in $(seq 1 480); do
     if curl -fsS "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1; then
-      awk -v t0="$POD_STARTED_AT" -v t1="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", t1 - t0 }'
+      awk -v t0="${POD_STARTED_AT[$slot]}" -v t1="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", t1 - t0 }'
       return 0
     fi
     running "$(cat "$pid_file")" || { tail -n 30 "$LOG_DIR/auth-service-$slot-$name.log" >&2; die "auth-service $slot exited"; }
@@ -187,8 +188,9 @@ chart_pool() { python3 "$ROOT/scripts/size.py" --emqx-pool-for-cpu "$1"; }
 # Writes $BENCH_OUT/<out>/summary.json; prints the allows/s.
 pod_capacity() {
   local port=$1 cpu=$2 out=$3 users=${4:-}
-  [[ -n "$users" ]] || users=$(awk -v c="$cpu" 'BEGIN { n = int(c); if (n < c) n++; print n }')
-  log "$out: closed loop, $users caller(s) (the pod's bcrypt threads), pipelining 1, $BENCH_CAPACITY_DURATION (first 5 s not counted)"
+  local who="the pod's bcrypt threads"
+  [[ -n "$users" ]] && who="the old measure" || users=$(awk -v c="$cpu" 'BEGIN { n = int(c); if (n < c) n++; print n }')
+  log "$out: closed loop, $users caller(s) ($who), pipelining 1, $BENCH_CAPACITY_DURATION (first 5 s not counted)"
   loadtest run --url "$(url_of "$port")" "${COMMON_NO_URL[@]}" --devices "$CAPACITY_DEVICES" --device-prefix bench-capacity- \
     --closed-loop "$users" --pool-size "$users" --pipelining 1 --duration "$BENCH_CAPACITY_DURATION" --warmup 5s \
     --out "$BENCH_OUT/$out" --label "$out" --progress lines >/dev/null 2>"$LOG_DIR/loadtest-$out.log" \
@@ -269,8 +271,14 @@ replica_port() { echo $(( AUTH_PORT + $1 )); }
 start_replicas() {
   local config=$1 i
   shift
+  # Started together (a JVM start under a 0.25-vCPU quota takes a while), then each awaited.
   for i in $(seq 1 "$BENCH_INCIDENT_REPLICAS"); do
-    start_pod "replica-$i" "$(replica_port "$i")" "$BENCH_INCIDENT_CPU" "incident-$config" "$@"
+    launch_pod "replica-$i" "$(replica_port "$i")" "$BENCH_INCIDENT_CPU" "incident-$config" "$@"
+  done
+  local ready_s
+  for i in $(seq 1 "$BENCH_INCIDENT_REPLICAS"); do
+    ready_s=$(await_pod "replica-$i" "$(replica_port "$i")" "incident-$config")
+    log "auth-service replica-$i (incident-$config) ready after $ready_s s"
   done
   for i in $(seq 1 "$BENCH_INCIDENT_REPLICAS"); do
     loadtest run --url "$(url_of "$(replica_port "$i")")" "${COMMON_NO_URL[@]}" --devices "$CAPACITY_DEVICES" \

@@ -23,6 +23,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # auth-service pinned to one core: closed-loop maxima, cold (bcrypt cost 10) and known devices (fast path).
 DOCUMENTED_COLD_PER_CORE = 9.3
 DOCUMENTED_KNOWN_PER_CORE = 2782.0
+# A pod size holds when, at 8x its capacity, steady goodput >= 0.9 x capacity, p99 allow <= 2 s, no late answer
+# (issue 23's goals; docs/sizing.md "Which pod sizes hold").
+POD_GOAL_RATIO = 0.9
+POD_GOAL_P99_MS = 2000
 # Known devices: p99 stayed ≤ 20 ms in the open-loop storms up to 1 480/s, about half the closed-loop maximum.
 KNOWN_UTILISATION = 0.5
 
@@ -81,6 +85,34 @@ def emqx_pool_size(values, replicas, concurrency, queue):
     required = ceil_div(replicas * (concurrency + queue) * (100 + int(authn["inFlightHeadroomPercent"])), 100)
     per_node = int(values["emqx"]["replicas"]) * int(authn["pipelining"])
     return max(1, ceil_div(required, per_node))
+
+
+def pod_figures(bench_dir):
+    """The pod-size table of the last make bench (scripts/bench-pods.sh): one row per pod CPU and EMQX pool, from
+    pod-<cpu>-capacity/summary.json and pod-<cpu>-<n>x-pool-<connections>/summary.json (steady state)."""
+    rows = []
+    for path in sorted(glob.glob(os.path.join(bench_dir, "pod-*-*x-pool-*", "summary.json"))):
+        run = os.path.basename(os.path.dirname(path))
+        slug, rest = run[len("pod-"):].split("-", 1)
+        factor, connections = rest.split("x-pool-")
+        try:
+            with open(path) as f:
+                steady = json.load(f)["steady_state"]
+            capacity = goodput(os.path.join(bench_dir, "pod-%s-capacity" % slug, "summary.json"))
+        except (OSError, ValueError, KeyError):
+            continue
+        rows.append({"cpu": slug.replace("_", "."), "capacity": capacity, "factor": factor,
+                     "connections": int(connections), "ratio": steady.get("goodput_per_capacity"),
+                     "p99_allow_ms": (steady.get("latency_allow") or {}).get("p99_ms"),
+                     "late": steady.get("late_answers_total", 0), "expired": steady.get("expired_in_queue", 0)})
+    rows.sort(key=lambda r: (float(r["cpu"]), -r["connections"]))
+    return rows
+
+
+def holds(row):
+    """The issue's goal for a pod size: goodput >= 0.9 x capacity at 8x, p99 allow <= 2 s, no late answers."""
+    return row["ratio"] is not None and row["ratio"] >= POD_GOAL_RATIO and row["p99_allow_ms"] is not None \
+        and row["p99_allow_ms"] <= POD_GOAL_P99_MS and row["late"] == 0
 
 
 def size(values, devices, window, known_share, cold_per_core, known_per_core):
@@ -158,6 +190,15 @@ def main():
     print("helm upgrade … --set authService.autoscaling.maxReplicas=%d --set pgbouncer.maxClientConn=%d"
           " --set postgresql.maxConnections=%d" % (r["auth_replicas"], r["pgbouncer_max_client_conn"],
                                                     r["postgresql_max_connections"]))
+    pods = pod_figures(a.bench)
+    if pods:
+        print("pod sizes measured by that make bench (8x capacity; holds = goodput >= %.1f x capacity, p99 allow <= %d s,"
+              " no late answer):" % (POD_GOAL_RATIO, POD_GOAL_P99_MS // 1000))
+        for p in pods:
+            print("  %s vCPU: capacity %.2f/s, behind %d connections: %s of capacity, p99 allow %s, %d late -> %s" % (
+                p["cpu"], p["capacity"], p["connections"], "-" if p["ratio"] is None else "%.2f" % p["ratio"],
+                "-" if p["p99_allow_ms"] is None else "%.1f s" % (p["p99_allow_ms"] / 1000), p["late"],
+                "holds" if holds(p) else "does NOT hold"))
 
 
 if __name__ == "__main__":
