@@ -250,7 +250,8 @@ for row in sys.argv[1:]:
     except (OSError, ValueError, KeyError):
         s = {}
     ratio = s.get("goodput_per_capacity")
-    p99 = (s.get("latency_allow") or {}).get("p99_ms")
+    allow = s.get("latency_allow") or {}
+    p99 = allow.get("p99_ms") if allow.get("count") else None
     done = (s.get("wasted_work") or {}).get("bcrypts_done")
     secs = s.get("seconds") or 0
     thr = "-" if p0 == "-" else "%d of %d" % (int(t1) - int(t0), int(p1) - int(p0))

@@ -103,7 +103,8 @@ def pod_figures(bench_dir):
             continue
         rows.append({"cpu": slug.replace("_", "."), "capacity": capacity, "factor": factor,
                      "connections": int(connections), "ratio": steady.get("goodput_per_capacity"),
-                     "p99_allow_ms": (steady.get("latency_allow") or {}).get("p99_ms"),
+                     "p99_allow_ms": (steady.get("latency_allow") or {}).get("p99_ms")
+                     if (steady.get("latency_allow") or {}).get("count") else None,
                      "late": steady.get("late_answers_total", 0), "expired": steady.get("expired_in_queue", 0)})
     rows.sort(key=lambda r: (float(r["cpu"]), -r["connections"]))
     return rows
