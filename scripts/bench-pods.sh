@@ -7,6 +7,10 @@
 # cgroup is removed on exit (pod_cgroups_remove, from bench.sh's EXIT trap). The JVM reads the quota (JDK 17,
 # cgroup v1 and v2: "Effective CPU Count" = ceil(quota / period), checked with -XshowSettings:system), so it sees the
 # rounded-up CPU count as in a pod, and auth-service sizes its bcrypt threads from it: no -XX:ActiveProcessorCount.
+# The quota is the LIMIT; what a node guarantees is the pod's REQUEST, through cpu.shares (the kubelet writes
+# requests x 1024, relative to the other pods). On a machine shared with other work the pod would otherwise get a
+# task's share of a core and the quota would never bind, so each cgroup gets BENCH_CGROUP_SHARES (262144, v1's
+# maximum; cpu.weight 10000 on v2): it gets its quota first, never more (the quota still caps it).
 # Where no writable cgroup exists (BENCH_CGROUP=none, or neither /sys/fs/cgroup/cpu nor a v2 cpu.max can be
 # created), the processes are only pinned with taskset to BENCH_AUTH_CPUS, with -XX:ActiveProcessorCount=ceil(CPU)
 # so the bcrypt threads still follow the pod size; a sub-core size is then NOT measured as a pod, and the output says so.
@@ -56,13 +60,15 @@ pod_cgroup() {
       mkdir -p "$dir"
       period=$(cat "$dir/cpu.cfs_period_us")
       quota=$(awk -v c="$cpu" -v p="$period" 'BEGIN { printf "%d", c * p }')
-      echo "$quota" >"$dir/cpu.cfs_quota_us" ;;
+      echo "$quota" >"$dir/cpu.cfs_quota_us"
+      echo "$BENCH_CGROUP_SHARES" >"$dir/cpu.shares" ;;
     v2)
       dir=/sys/fs/cgroup/device-identity-bench-$$-$slot
       mkdir -p "$dir"
       period=100000
       quota=$(awk -v c="$cpu" -v p="$period" 'BEGIN { printf "%d", c * p }')
-      echo "$quota $period" >"$dir/cpu.max" ;;
+      echo "$quota $period" >"$dir/cpu.max"
+      echo "$(( BENCH_CGROUP_SHARES > 10000 ? 10000 : BENCH_CGROUP_SHARES ))" >"$dir/cpu.weight" ;;
     *) return 0 ;;
   esac
   POD_CGROUP_DIR=$dir

@@ -56,7 +56,8 @@
 # a fixed build].
 # Pods (scripts/bench-pods.sh): BENCH_AUTH_CPU ["0.25 1": pod sizes of the pod-size table; 2 also works],
 # BENCH_CURVE_CPU [1: the pod size of the overload curve and the fast path's points], BENCH_CGROUP [auto; v1, v2, or
-# none = taskset only], BENCH_OLD_CAPACITY_USERS [4: the old capacity measure, shown once], BENCH_INCIDENT_REPLICAS [2],
+# none = taskset only], BENCH_CGROUP_SHARES [262144: cpu.shares of each pod's cgroup, so the pod gets its quota on a
+# shared machine, as a node honours a pod's request], BENCH_OLD_CAPACITY_USERS [4: the old capacity measure, shown once], BENCH_INCIDENT_REPLICAS [2],
 # BENCH_INCIDENT_CPU [0.25], BENCH_INCIDENT_RATE [50 logins/s], BENCH_INCIDENT_POOL [8], BENCH_COLD_AT [15, seconds
 # into the storm], BENCH_COLD_DURATION [180s: a JVM start under a 0.25-vCPU quota took 40-120 s on the busy bench machine], BENCH_COLD_ON_JOIN ["reopen keep"], BENCH_COLD_SHOWN [30, seconds],
 # BENCH_READINESS_PERIOD [5s, the chart's readinessProbe]. Replicas listen on AUTH_PORT+1..+3. BENCH_ONLY names:
@@ -82,7 +83,7 @@ cd "$ROOT"
 : "${BENCH_LOADS:=1 2 4 8 12}" "${BENCH_OVERLOAD:=8}" "${BENCH_STEP_AT:=20s}" "${BENCH_SETTLE:=3}"
 : "${BENCH_DEVICES:=}" "${BENCH_REQUEST_TIMEOUT:=10s}" "${BENCH_AUTH_CPUS:=0}" "${BENCH_LOAD_CPUS:=1}"
 : "${BENCH_JMH:=0}" "${BENCH_ONLY:=}"
-: "${BENCH_AUTH_CPU:=0.25 1}" "${BENCH_CURVE_CPU:=1}" "${BENCH_CGROUP:=auto}" "${BENCH_OLD_CAPACITY_USERS:=4}"
+: "${BENCH_AUTH_CPU:=0.25 1}" "${BENCH_CURVE_CPU:=1}" "${BENCH_CGROUP:=auto}" "${BENCH_CGROUP_SHARES:=262144}" "${BENCH_OLD_CAPACITY_USERS:=4}"
 : "${BENCH_INCIDENT_REPLICAS:=2}" "${BENCH_INCIDENT_CPU:=0.25}" "${BENCH_INCIDENT_RATE:=50}" "${BENCH_INCIDENT_POOL:=8}"
 : "${BENCH_COLD_AT:=15}" "${BENCH_COLD_DURATION:=180s}" "${BENCH_COLD_ON_JOIN:=reopen keep}" "${BENCH_COLD_SHOWN:=30}"
 : "${BENCH_READINESS_PERIOD:=5s}"
