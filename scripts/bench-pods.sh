@@ -197,11 +197,27 @@ pod_capacity() {
   local who="the pod's bcrypt threads"
   [[ -n "$users" ]] && who="the old measure" || users=$(awk -v c="$cpu" 'BEGIN { n = int(c); if (n < c) n++; print n }')
   log "$out: closed loop, $users caller(s) ($who), pipelining 1, $BENCH_CAPACITY_DURATION (first 5 s not counted)"
+  local sum0 count0
+  read -r sum0 count0 < <(bcrypt_totals "$port")
   loadtest run --url "$(url_of "$port")" "${COMMON_NO_URL[@]}" --devices "$CAPACITY_DEVICES" --device-prefix bench-capacity- \
     --closed-loop "$users" --pool-size "$users" --pipelining 1 --duration "$BENCH_CAPACITY_DURATION" --warmup 5s \
     --out "$BENCH_OUT/$out" --label "$out" --progress lines >/dev/null 2>"$LOG_DIR/loadtest-$out.log" \
     || { tail -n 20 "$LOG_DIR/loadtest-$out.log" >&2; die "$out failed"; }
+  # bcrypt's own rate: threads / mean wall time of one check (throttling included), what the pod could hash if its
+  # threads never waited for the next request; the closed loop leaves them idle for every round trip.
+  local sum1 count1
+  read -r sum1 count1 < <(bcrypt_totals "$port")
+  awk -v t="$(awk -v c="$cpu" 'BEGIN { n = int(c); if (n < c) n++; print n }')" -v s="$(awk -v a="$sum1" -v b="$sum0" 'BEGIN { print a - b }')" \
+    -v n=$(( count1 - count0 )) 'BEGIN { if (s > 0) printf "%.2f\n", t * n / s; else print "-" }' >"$BENCH_OUT/$out/bcrypt-bound.txt"
+  log "$out: bcrypt-bound capacity (threads / mean check time) $(cat "$BENCH_OUT/$out/bcrypt-bound.txt") allows/s"
   grep -o '"goodput" : [0-9.]*' "$BENCH_OUT/$out/summary.json" | head -n 1 | awk '{print $3}'
+}
+
+# "sum count" of identity_bcrypt_duration_seconds on the service at PORT (0 0 when unreachable).
+bcrypt_totals() {
+  curl -fsS "http://127.0.0.1:$1/q/metrics" 2>/dev/null | awk '
+    $1 ~ /^identity_bcrypt_duration_seconds_sum/ { s += $2 } $1 ~ /^identity_bcrypt_duration_seconds_count/ { c += $2 }
+    END { printf "%.6f %d\n", s, c }'
 }
 
 # --- the pod-size table ----------------------------------------------------------------------------------------
@@ -232,7 +248,7 @@ pod_sizes() {
       capacity=$cap point "$name" "$conns" 1 fixed:12s "$BENCH_OVERLOAD"
       RUNS=("${saved_runs[@]}")
       throttled1=$(pod_cgroup_throttling "$cg")
-      POD_ROWS+=("$cpu $cap $conns $BENCH_OUT/$name/summary.json $throttled0 $throttled1")
+      POD_ROWS+=("$cpu $cap $(cat "$BENCH_OUT/pod-$slug-capacity/bcrypt-bound.txt" 2>/dev/null || echo -) $conns $BENCH_OUT/$name/summary.json $throttled0 $throttled1")
       sleep "$BENCH_SETTLE"
     done
     stop_pod auth-service
@@ -245,12 +261,13 @@ pod_table() {
   echo
   echo "Pod sizes: auth-service (protected, fast path off) in a cgroup with a CFS quota of the pod's CPU ($(pod_cgroup_kind));" \
     "${BENCH_OVERLOAD}x its capacity for $BENCH_POINT_DURATION, EMQX request_timeout $BENCH_REQUEST_TIMEOUT, pipelining 1," \
-    "devices retry fixed:12s; capacity = closed loop of as many callers as bcrypt threads (never refused)"
+    "devices retry fixed:12s; capacity = closed loop of as many callers as bcrypt threads (never refused);" \
+    "bcrypt-bound = threads / mean check time in that run; bcrypt/s = checks done per second in the storm's steady state"
   python3 - "${POD_ROWS[@]}" <<'PY'
 import json, sys
-print("%-8s %-10s %-12s %-18s %-10s %-6s %-8s %-10s %s" % ("pod CPU", "capacity", "connections", "goodput/capacity", "p99 allow", "late", "expired", "bcrypt/s", "throttled periods"))
+print("%-8s %-10s %-13s %-12s %-18s %-10s %-6s %-8s %-10s %s" % ("pod CPU", "capacity", "bcrypt-bound", "connections", "goodput/capacity", "p99 allow", "late", "expired", "bcrypt/s", "throttled periods"))
 for row in sys.argv[1:]:
-    cpu, cap, conns, path, p0, t0, ms0, p1, t1, ms1 = row.split()
+    cpu, cap, bound, conns, path, p0, t0, ms0, p1, t1, ms1 = row.split()
     try:
         s = json.load(open(path))["steady_state"]
     except (OSError, ValueError, KeyError):
@@ -261,8 +278,8 @@ for row in sys.argv[1:]:
     done = (s.get("wasted_work") or {}).get("bcrypts_done")
     secs = s.get("seconds") or 0
     thr = "-" if p0 == "-" else "%d of %d" % (int(t1) - int(t0), int(p1) - int(p0))
-    print("%-8s %-10s %-12s %-18s %-10s %-6s %-8s %-10s %s" % (
-        cpu, "%.2f/s" % float(cap), conns, "-" if ratio is None else "%.2f" % ratio,
+    print("%-8s %-10s %-13s %-12s %-18s %-10s %-6s %-8s %-10s %s" % (
+        cpu, "%.2f/s" % float(cap), bound if bound == "-" else bound + "/s", conns, "-" if ratio is None else "%.2f" % ratio,
         "-" if p99 is None else "%.1f s" % (p99 / 1000), s.get("late_answers_total", "-"), s.get("expired_in_queue", "-"),
         "-" if not done or not secs else "%.2f" % (done / secs), thr))
 PY
