@@ -130,8 +130,8 @@ kind-down:
 
 # --- Benchmarks -------------------------------------------------------------------------------------------------
 # Not part of `make test`: prints figures and asserts nothing. Own stack (STACK_DIR .local/bench, ports 55434/56434,
-# auth-service 8091), so it never touches what `make up` or `make test` run. Takes about 20 minutes on 2 cores
-# (10 runs of 72 s, build included). Overrides: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, STACK_DIR, BENCH_POINT_DURATION,
+# auth-service 8091, replicas 8092-8094), so it never touches what `make up` or `make test` run. Takes about 40
+# minutes on 2 cores (the overload curve and the fast path ~20, the pod-shaped points ~20; build included). Overrides: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, STACK_DIR, BENCH_POINT_DURATION,
 # BENCH_LOADS, BENCH_OVERLOAD, BENCH_ONLY, BENCH_JMH=1 (adds the bcrypt JMH benchmark), ... (scripts/bench.sh).
 .PHONY: bench
 

@@ -32,8 +32,9 @@
 # Duration (defaults, 2 cores): build ~1.5 min + stack ~0.2 min + capacity ~0.6 min + 10 points x 72 s (+ ~7 s each
 # for seeding that point's devices, the generator's JVM start and the settle pause) + two service restarts with
 # warm-up ~0.6 min = about 16 minutes; the fast path's points add ~5 minutes (service start ~0.3, seeding and the
-# verify-once pass ~0.7, closed loop ~0.4, pgbench 2 x 10 s, 4 open steps x 20 s, the mixed storm 72 s). Every run
-# stops by itself (--duration).
+# verify-once pass ~0.7, closed loop ~0.4, pgbench 2 x 10 s, 4 open steps x 20 s, the mixed storm 72 s); the
+# pod-shaped points add ~20 (per pod size a start, a capacity run and 2 points: ~4 each; the incident replay, its two
+# cold-replica runs of 180 s and the unprotected restart: ~12). Every run stops by itself (--duration).
 #
 # Point length: the first timeouts come at request_timeout + 0.5 s; 72 s leaves 5 retry periods (5 x 12 s) after
 # them, and a steady-state window (22 s .. end) of 50 s. BENCH_POINT_DURATION shortens it for a quick look (the
