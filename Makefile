@@ -76,11 +76,11 @@ test-db-up:
 	$(TEST_STACK) db-up test
 
 ## size: what a fleet needs (auth-service CPUs and replicas, PgBouncer and PostgreSQL connections, EMQX pool_size)
-## from the chart's formulas and the last `make bench` (else the documented figures): make size DEVICES=1000000
+## from the chart's formulas and the last `make bench` (else the documented figures; BENCH_OUT= another bench output): make size DEVICES=1000000
 ## WINDOW=900 [KNOWN=0.9] (docs/sizing.md)
 .PHONY: size
 size:
-	python3 scripts/size.py --devices "$(DEVICES)" --window "$(WINDOW)" $(if $(KNOWN),--known "$(KNOWN)")
+	python3 scripts/size.py --devices "$(DEVICES)" --window "$(WINDOW)" $(if $(KNOWN),--known "$(KNOWN)") $(if $(BENCH_OUT),--bench "$(BENCH_OUT)")
 
 ## chaos: real faults (PgBouncer/PostgreSQL killed, frozen, exhausted; services SIGKILLed/SIGTERMed) and hostile
 ## input under a steady load, on its own stack (ports 55435/56435/8093/8094); table + target/chaos/ (scripts/chaos.sh)
@@ -130,8 +130,8 @@ kind-down:
 
 # --- Benchmarks -------------------------------------------------------------------------------------------------
 # Not part of `make test`: prints figures and asserts nothing. Own stack (STACK_DIR .local/bench, ports 55434/56434,
-# auth-service 8091), so it never touches what `make up` or `make test` run. Takes about 20 minutes on 2 cores
-# (10 runs of 72 s, build included). Overrides: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, STACK_DIR, BENCH_POINT_DURATION,
+# auth-service 8091, replicas 8092-8094), so it never touches what `make up` or `make test` run. Takes about 40
+# minutes on 2 cores (the overload curve and the fast path ~20, the pod-shaped points ~20; build included). Overrides: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, STACK_DIR, BENCH_POINT_DURATION,
 # BENCH_LOADS, BENCH_OVERLOAD, BENCH_ONLY, BENCH_JMH=1 (adds the bcrypt JMH benchmark), ... (scripts/bench.sh).
 .PHONY: bench
 

@@ -4,8 +4,9 @@
 #   1. builds auth-service and the load generator (SKIP_BUILD=1 to reuse the jars; BENCH_JMH=1 adds the JMH jar)
 #   2. starts its own PostgreSQL + PgBouncer (own ports and STACK_DIR, never those of `make up` or `make test`),
 #      pinned to the CPUs in BENCH_LOAD_CPUS together with the load generator
-#   3. starts auth-service pinned to BENCH_AUTH_CPUS (default: one core) and measures its capacity with a
-#      closed loop that never overloads it
+#   3. starts auth-service as a pod of BENCH_CURVE_CPU vCPU (a cgroup with that CFS quota, pinned to BENCH_AUTH_CPUS;
+#      scripts/bench-pods.sh) and measures its capacity with a closed loop of as many callers as it has bcrypt
+#      threads (never refused; the old 4-caller measure once beside it)
 #   4. the protected service (its defaults) behind the chart's EMQX settings (8 connections x pipelining 1,
 #      request_timeout 10 s), devices retrying on a fixed 12 s timer, at BENCH_LOADS x capacity (1 2 4 8 12);
 #      then at BENCH_OVERLOAD x (8) behind 64 connections, with backoff-and-jitter devices, and as a step from 1x
@@ -21,13 +22,19 @@
 #      service's core through the same PgBouncer beside them), and the mixed storm (mixed-storm: 90 % known devices
 #      and 10 % never-verified ones at cost 10, at BENCH_MIXED_FACTOR x the bcrypt capacity, 8 connections x
 #      pipelining 1); both printed with their ratios and the issue's goals (compare --known-run/--pgbench/--mixed-run)
+#   6b. pod-shaped (scripts/bench-pods.sh): for each pod size in BENCH_AUTH_CPU a fresh service in a cgroup with that
+#      CFS quota, its capacity, and BENCH_OVERLOAD x behind the chart's EMQX pool and behind 8 connections (the pod-size
+#      table); the incident replay: BENCH_INCIDENT_REPLICAS replicas of BENCH_INCIDENT_CPU vCPU behind one EMQX pool at
+#      BENCH_INCIDENT_RATE logins/s, protected and unprotected, and a replica started cold in the middle of the storm
+#      (its first BENCH_COLD_SHOWN seconds after readiness, per second)
 #   7. BENCH_JMH=1 only: the JMH bcrypt verify benchmark pinned like the service
 #
 # Duration (defaults, 2 cores): build ~1.5 min + stack ~0.2 min + capacity ~0.6 min + 10 points x 72 s (+ ~7 s each
 # for seeding that point's devices, the generator's JVM start and the settle pause) + two service restarts with
 # warm-up ~0.6 min = about 16 minutes; the fast path's points add ~5 minutes (service start ~0.3, seeding and the
-# verify-once pass ~0.7, closed loop ~0.4, pgbench 2 x 10 s, 4 open steps x 20 s, the mixed storm 72 s). Every run
-# stops by itself (--duration).
+# verify-once pass ~0.7, closed loop ~0.4, pgbench 2 x 10 s, 4 open steps x 20 s, the mixed storm 72 s); the
+# pod-shaped points add ~20 (per pod size a start, a capacity run and 2 points: ~4 each; the incident replay, its two
+# cold-replica runs of 180 s and the unprotected restart: ~12). Every run stops by itself (--duration).
 #
 # Point length: the first timeouts come at request_timeout + 0.5 s; 72 s leaves 5 retry periods (5 x 12 s) after
 # them, and a steady-state window (22 s .. end) of 50 s. BENCH_POINT_DURATION shortens it for a quick look (the
@@ -48,6 +55,15 @@
 # BENCH_ONLY [all points; e.g. "protected-8x unprotected-8x" or "known-storm,mixed-storm" runs just those; the
 # capacity run always runs], SKIP_BUILD [0], AUTH_JAR and LOADTEST_JAR [the built jars; point them at copies to bench
 # a fixed build].
+# Pods (scripts/bench-pods.sh): BENCH_AUTH_CPU ["0.25 1": pod sizes of the pod-size table; 2 also works],
+# BENCH_CURVE_CPU [1: the pod size of the overload curve and the fast path's points], BENCH_CGROUP [auto; v1, v2, or
+# none = taskset only], BENCH_CGROUP_SHARES [262144: cpu.shares of each pod's cgroup, so the pod gets its quota on a
+# shared machine, as a node honours a pod's request], BENCH_OLD_CAPACITY_USERS [4: the old capacity measure, shown once], BENCH_INCIDENT_REPLICAS [2],
+# BENCH_INCIDENT_CPU [0.25], BENCH_INCIDENT_RATE [50 logins/s], BENCH_INCIDENT_POOL [8], BENCH_COLD_AT [15, seconds
+# into the storm], BENCH_COLD_DURATION [180s: a JVM start under a 0.25-vCPU quota took 40-120 s on the busy bench machine], BENCH_COLD_ON_JOIN ["reopen keep"], BENCH_COLD_SHOWN [30, seconds],
+# BENCH_READINESS_PERIOD [5s, the chart's readinessProbe]. Replicas listen on AUTH_PORT+1..+3. BENCH_ONLY names:
+# pod-0_25, pod-1, pod-2, incident-protected, incident-unprotected, incident-unprotected-pipelining-100,
+# incident-cold-replica.
 # The fast path's points: BENCH_FAST_PATH_KEYS [scripts/stack.sh's development key], BENCH_KNOWN_DEVICES [20000],
 # BENCH_KNOWN_COST [4], BENCH_VERIFY_USERS [4, the verify-once pass's callers], BENCH_KNOWN_USERS ["10 20": one
 # closed loop each, the best is the maximum; 10 = the service's database pool, beyond which its database lane refuses
@@ -68,6 +84,10 @@ cd "$ROOT"
 : "${BENCH_LOADS:=1 2 4 8 12}" "${BENCH_OVERLOAD:=8}" "${BENCH_STEP_AT:=20s}" "${BENCH_SETTLE:=3}"
 : "${BENCH_DEVICES:=}" "${BENCH_REQUEST_TIMEOUT:=10s}" "${BENCH_AUTH_CPUS:=0}" "${BENCH_LOAD_CPUS:=1}"
 : "${BENCH_JMH:=0}" "${BENCH_ONLY:=}"
+: "${BENCH_AUTH_CPU:=0.25 1}" "${BENCH_CURVE_CPU:=1}" "${BENCH_CGROUP:=auto}" "${BENCH_CGROUP_SHARES:=262144}" "${BENCH_OLD_CAPACITY_USERS:=4}"
+: "${BENCH_INCIDENT_REPLICAS:=2}" "${BENCH_INCIDENT_CPU:=0.25}" "${BENCH_INCIDENT_RATE:=50}" "${BENCH_INCIDENT_POOL:=8}"
+: "${BENCH_COLD_AT:=15}" "${BENCH_COLD_DURATION:=180s}" "${BENCH_COLD_ON_JOIN:=reopen keep}" "${BENCH_COLD_SHOWN:=30}"
+: "${BENCH_READINESS_PERIOD:=5s}"
 BENCH_ONLY=${BENCH_ONLY//,/ }
 : "${BENCH_KNOWN_DEVICES:=20000}" "${BENCH_KNOWN_COST:=4}" "${BENCH_VERIFY_USERS:=4}" "${BENCH_KNOWN_USERS:=10 20}"
 : "${BENCH_KNOWN_POOL:=64}" "${BENCH_KNOWN_DURATION:=20s}" "${BENCH_KNOWN_WARMUP:=5s}"
@@ -100,6 +120,10 @@ PASSWORD=bench-password
 
 log() { printf '[bench] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+# shellcheck source=scripts/bench-pods.sh
+. "$ROOT/scripts/bench-pods.sh"
+pod_cgroup_detect
+
 # The stack script runs PostgreSQL/PgBouncer; pinning it pins them (children inherit the CPU affinity).
 stack() { taskset -c "$BENCH_LOAD_CPUS" "$ROOT/scripts/stack.sh" "$@" dev; }
 loadtest() { taskset -c "$BENCH_TOOL_CPUS" java -Xmx1g -jar "$LOADTEST_JAR" "$@"; }
@@ -122,63 +146,31 @@ UNPROTECTED_POINTS=("unprotected-${BENCH_OVERLOAD}x 8 100 fixed:12s $BENCH_OVERL
 UNPROTECTED_POINTS+=("unprotected-pipelining-1-${BENCH_OVERLOAD}x 8 1 fixed:12s $BENCH_OVERLOAD")
 selected() { [[ -z "$BENCH_ONLY" || " $BENCH_ONLY " == *" $1 "* ]]; }
 
-stop_auth() {
-  if [[ -f "$AUTH_PID_FILE" ]]; then
-    local pid
-    pid=$(cat "$AUTH_PID_FILE")
-    if kill -0 "$pid" 2>/dev/null; then
-      kill -TERM "$pid" 2>/dev/null || true
-      for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-      kill -KILL "$pid" 2>/dev/null || true
-    fi
-    rm -f "$AUTH_PID_FILE"
-  fi
-}
+stop_auth() { stop_pod auth-service; }
 
 cleanup() {
-  stop_auth
+  stop_all_pods
+  pod_cgroups_remove
   stack db-down >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 
-# Starts auth-service pinned to its core with the given extra environment (KEY=VALUE ...).
+# Starts auth-service as a pod of BENCH_CURVE_CPU vCPU with the given extra environment (KEY=VALUE ...).
 start_auth() {
   local name=$1
   shift
-  stop_auth
-  # Something else answering on the port would be measured instead (and this start would fail to bind).
-  # (A plain TCP connect: anything listening counts, whatever it answers.)
-  ! (exec 3<>"/dev/tcp/127.0.0.1/$AUTH_PORT") 2>/dev/null \
-    || die "127.0.0.1:$AUTH_PORT is already in use: stop what runs there or set AUTH_PORT"
-  mkdir -p "$RUN_DIR" "$LOG_DIR"
-  log "starting auth-service ($name) on 127.0.0.1:$AUTH_PORT, pinned to CPU $BENCH_AUTH_CPUS"
-  (
-    export IDENTITY_DB_HOST=127.0.0.1 IDENTITY_DB_PORT=$PGBOUNCER_PORT IDENTITY_DB_NAME=$DB_NAME
-    export IDENTITY_DB_USER=$AUTH_DB_USER IDENTITY_DB_PASSWORD=$AUTH_DB_PASSWORD IDENTITY_SCHEMA_PORT=$PG_PORT
-    export IDENTITY_SCHEMA_MIGRATE=true IDENTITY_SCHEMA_USER=$DB_USER IDENTITY_SCHEMA_PASSWORD=$DB_PASSWORD
-    export IDENTITY_AUTH_DB_USER=$AUTH_DB_USER IDENTITY_AUTH_FAST_PATH_KEYS=$BENCH_FAST_PATH_KEYS
-    export AUTH_HOST=127.0.0.1 AUTH_PORT=$AUTH_PORT
-    # One line per answer would cost the pinned core more than some answers do.
-    export QUARKUS_LOG_CATEGORY__IO_DEVICEIDENTITY_OUTCOME__LEVEL=WARN
-    exec env "$@" taskset -c "$BENCH_AUTH_CPUS" java -Xmx512m -jar "$AUTH_JAR"
-  ) >"$LOG_DIR/auth-service-$name.log" 2>&1 &
-  echo $! >"$AUTH_PID_FILE"
-  for _ in $(seq 1 240); do
-    curl -fsS "http://127.0.0.1:$AUTH_PORT/q/health/ready" >/dev/null 2>&1 && return 0
-    kill -0 "$(cat "$AUTH_PID_FILE")" 2>/dev/null || { tail -n 30 "$LOG_DIR/auth-service-$name.log" >&2; die "auth-service exited"; }
-    sleep 0.5
-  done
-  die "auth-service did not become ready (log: $LOG_DIR/auth-service-$name.log)"
+  start_pod auth-service "$AUTH_PORT" "$BENCH_CURVE_CPU" "$name" "$@"
 }
 
 auth_alive() { [[ -f "$AUTH_PID_FILE" ]] && kill -0 "$(cat "$AUTH_PID_FILE")" 2>/dev/null; }
 
-# Options every run shares; the device population (prefix, size) is per point.
-COMMON=(--url "http://127.0.0.1:$AUTH_PORT/mqtt/authn"
-        --shared-password "$PASSWORD" --request-timeout "$BENCH_REQUEST_TIMEOUT"
+# Options every run shares; the device population (prefix, size) is per point. COMMON_NO_URL for runs against other
+# replicas (--url is repeatable: each one more replica).
+COMMON_NO_URL=(--shared-password "$PASSWORD" --request-timeout "$BENCH_REQUEST_TIMEOUT"
         --pg-url "jdbc:postgresql://127.0.0.1:$PG_PORT/$DB_NAME"
         --pgbouncer-admin-url "jdbc:postgresql://127.0.0.1:$PGBOUNCER_PORT/pgbouncer"
         --db-user "$DB_USER" --db-password "$DB_PASSWORD" --db-name "$DB_NAME")
+COMMON=(--url "http://127.0.0.1:$AUTH_PORT/mqtt/authn" "${COMMON_NO_URL[@]}")
 
 # Seeds population bench-<name>-1..<count> (one shared hash: a few thousand rows per second).
 seed() {
@@ -458,13 +450,12 @@ CAPACITY_DEVICES=${BENCH_DEVICES:-2000}
 start_auth protected "${PROTECTED[@]}"
 seed capacity "$CAPACITY_DEVICES"
 warm_up protected
-log "capacity: closed loop, 4 callers, pipelining 1, $BENCH_CAPACITY_DURATION (first 5 s not counted)"
-loadtest run "${COMMON[@]}" --devices "$CAPACITY_DEVICES" --device-prefix bench-capacity- --closed-loop 4 --pool-size 4 --pipelining 1 \
-  --duration "$BENCH_CAPACITY_DURATION" --warmup 5s --out "$BENCH_OUT/capacity" --label capacity \
-  --progress lines 2>"$LOG_DIR/loadtest-capacity.log"
-# summary.json's first "goodput" is steady_state.goodput: for a closed loop, the counted run after its warm-up.
-capacity=$(grep -o '"goodput" : [0-9.]*' "$BENCH_OUT/capacity/summary.json" | head -n 1 | awk '{print $3}')
+# Honest capacity: as many callers as bcrypt threads, never refused, so none pays for refusals; the old measure (4
+# callers, who then share the pod with their own refusals) once beside it.
+capacity=$(pod_capacity "$AUTH_PORT" "$BENCH_CURVE_CPU" capacity)
 awk -v c="$capacity" 'BEGIN { exit !(c > 0) }' || die "capacity run got no allows (log: $LOG_DIR/loadtest-capacity.log)"
+old_capacity=$(pod_capacity "$AUTH_PORT" "$BENCH_CURVE_CPU" "capacity-$BENCH_OLD_CAPACITY_USERS-callers" "$BENCH_OLD_CAPACITY_USERS")
+CAPACITY_NOTE="capacity of the $BENCH_CURVE_CPU-vCPU pod: $capacity allows/s with $(awk -v c="$BENCH_CURVE_CPU" 'BEGIN { n = int(c); if (n < c) n++; print n }') caller(s) = bcrypt threads (the ratios' denominator); the old measure, $BENCH_OLD_CAPACITY_USERS callers: $old_capacity allows/s"
 log "capacity $capacity allows/s"
 
 # --- 4. the points ------------------------------------------------------------------------------------------
@@ -495,6 +486,11 @@ if selected known-storm || selected mixed-storm; then
 fi
 stop_auth
 
+# --- 4c. pod-shaped: the pod-size table, the incident replay, the cold replica (scripts/bench-pods.sh) ----------
+pod_sizes
+incident
+stop_all_pods
+
 # --- 5. the table -------------------------------------------------------------------------------------------
 stack db-down >/dev/null 2>&1 || true
 echo
@@ -513,14 +509,18 @@ if (( ${#KNOWN_RUNS[@]} + ${#MIXED_RUNS[@]} > 0 )); then
     "the same PgBouncer as $AUTH_DB_USER, pinned to CPU $BENCH_AUTH_CPUS"
   echo
 fi
-(( ${#RUNS[@]} + ${#KNOWN_RUNS[@]} + ${#MIXED_RUNS[@]} > 0 )) || die "BENCH_ONLY selected no point"
-java -jar "$LOADTEST_JAR" compare --capacity "$BENCH_OUT/capacity/summary.json" "${RUNS[@]}" "${KNOWN_RUNS[@]}" \
+(( ${#RUNS[@]} + ${#KNOWN_RUNS[@]} + ${#MIXED_RUNS[@]} + ${#POD_ROWS[@]} + ${#INCIDENT_RUNS[@]} > 0 )) \
+  || die "BENCH_ONLY selected no point"
+echo "$CAPACITY_NOTE" | tee "$BENCH_OUT/capacity-note.txt"
+(( ${#RUNS[@]} + ${#KNOWN_RUNS[@]} + ${#MIXED_RUNS[@]} > 0 )) && java -jar "$LOADTEST_JAR" compare --capacity "$BENCH_OUT/capacity/summary.json" "${RUNS[@]}" "${KNOWN_RUNS[@]}" \
   "${PGBENCH_RUNS[@]}" "${MIXED_RUNS[@]}" --known-cost "$BENCH_KNOWN_COST" --out "$BENCH_OUT" | tee "$BENCH_OUT/table.txt"
 if (( ${#NOTES[@]} > 0 )); then
   echo
   echo "Fast path notes: the service on CPU $BENCH_AUTH_CPUS, PostgreSQL + PgBouncer + the load generator on CPU $BENCH_LOAD_CPUS; pgbench pinned like the service."
   printf '%s\n' "${NOTES[@]}" | tee -a "$BENCH_OUT/table.txt"
 fi
+pod_table | tee "$BENCH_OUT/pod-table.txt"
+incident_table
 
 # --- 6. bcrypt verify, one core (opt-in) --------------------------------------------------------------------
 if [[ "$BENCH_JMH" == 1 ]]; then

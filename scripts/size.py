@@ -23,6 +23,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # auth-service pinned to one core: closed-loop maxima, cold (bcrypt cost 10) and known devices (fast path).
 DOCUMENTED_COLD_PER_CORE = 9.3
 DOCUMENTED_KNOWN_PER_CORE = 2782.0
+# A pod size holds when, at 8x its capacity, steady goodput >= 0.9 x capacity, p99 allow <= 2 s, no late answer
+# (issue 23's goals; docs/sizing.md "Which pod sizes hold").
+POD_GOAL_RATIO = 0.9
+POD_GOAL_P99_MS = 2000
 # Known devices: p99 stayed ≤ 20 ms in the open-loop storms up to 1 480/s, about half the closed-loop maximum.
 KNOWN_UTILISATION = 0.5
 
@@ -62,12 +66,60 @@ def figures(bench_dir):
     return cold, known, source
 
 
+def bcrypt_threads(values, cpu):
+    """(bcrypt concurrency, bcrypt queue) of a replica whose CPU limit is CPU: the chart's "device-identity.sizing"
+    (concurrency = ceil(limits.cpu) unless set; queue = ceil(maxWait / bcrypt.millis) x concurrency unless set)."""
+    bcrypt = values["authService"]["overload"]["bcrypt"]
+    concurrency = int(bcrypt["concurrency"]) if bcrypt.get("concurrency") else ceil_div(cpu_millis(cpu), 1000)
+    hash_ms = int(values["bcrypt"]["millis"])
+    queue = int(bcrypt["queue"]) if bcrypt.get("queue") is not None else \
+        ceil_div(millis(bcrypt["maxWait"]), hash_ms) * concurrency
+    return concurrency, queue
+
+
+def emqx_pool_size(values, replicas, concurrency, queue):
+    """Invariant 4, the chart's "device-identity.authnInFlight": EMQX must be able to send more than the auth tier
+    admits at REPLICAS, so pool_size per node = ceil(ceil(replicas x admitted x (100 + headroom) / 100) / (nodes x
+    pipelining))."""
+    authn = values["emqx"]["authn"]
+    required = ceil_div(replicas * (concurrency + queue) * (100 + int(authn["inFlightHeadroomPercent"])), 100)
+    per_node = int(values["emqx"]["replicas"]) * int(authn["pipelining"])
+    return max(1, ceil_div(required, per_node))
+
+
+def pod_figures(bench_dir):
+    """The pod-size table of the last make bench (scripts/bench-pods.sh): one row per pod CPU and EMQX pool, from
+    pod-<cpu>-capacity/summary.json and pod-<cpu>-<n>x-pool-<connections>/summary.json (steady state)."""
+    rows = []
+    for path in sorted(glob.glob(os.path.join(bench_dir, "pod-*-*x-pool-*", "summary.json"))):
+        run = os.path.basename(os.path.dirname(path))
+        slug, rest = run[len("pod-"):].split("-", 1)
+        factor, connections = rest.split("x-pool-")
+        try:
+            with open(path) as f:
+                steady = json.load(f)["steady_state"]
+            capacity = goodput(os.path.join(bench_dir, "pod-%s-capacity" % slug, "summary.json"))
+        except (OSError, ValueError, KeyError):
+            continue
+        rows.append({"cpu": slug.replace("_", "."), "capacity": capacity, "factor": factor,
+                     "connections": int(connections), "ratio": steady.get("goodput_per_capacity"),
+                     "p99_allow_ms": (steady.get("latency_allow") or {}).get("p99_ms")
+                     if (steady.get("latency_allow") or {}).get("count") else None,
+                     "late": steady.get("late_answers_total", 0), "expired": steady.get("expired_in_queue", 0)})
+    rows.sort(key=lambda r: (float(r["cpu"]), -r["connections"]))
+    return rows
+
+
+def holds(row):
+    """The issue's goal for a pod size: goodput >= 0.9 x capacity at 8x, p99 allow <= 2 s, no late answers."""
+    return row["ratio"] is not None and row["ratio"] >= POD_GOAL_RATIO and row["p99_allow_ms"] is not None \
+        and row["p99_allow_ms"] <= POD_GOAL_P99_MS and row["late"] == 0
+
+
 def size(values, devices, window, known_share, cold_per_core, known_per_core):
     auth, reg, bouncer, pg = values["authService"], values["registrationService"], values["pgbouncer"], values["postgresql"]
     authn = values["emqx"]["authn"]
-    concurrency = ceil_div(cpu_millis(auth["resources"]["limits"]["cpu"]), 1000)
-    hash_ms = int(values["bcrypt"]["millis"])
-    queue = ceil_div(millis(auth["overload"]["bcrypt"]["maxWait"]), hash_ms) * concurrency
+    concurrency, queue = bcrypt_threads(values, auth["resources"]["limits"]["cpu"])
     cold_rate = devices * (1 - known_share) / window
     known_rate = devices * known_share / window
     bcrypt_cpus = math.ceil(cold_rate / cold_per_core) if cold_rate > 0 else 0
@@ -83,10 +135,7 @@ def size(values, devices, window, known_share, cold_per_core, known_per_core):
     servers = int(bouncer["replicas"]) * 2 * (int(bouncer["defaultPoolSize"]) + int(bouncer["reservePoolSize"])) \
         + reg_replicas * int(reg["db"]["migrationConnections"])
     max_connections = max(int(pg["maxConnections"]), servers + int(pg["reservedConnections"]))
-    # Invariant 4: EMQX must be able to send more than the auth tier admits (derived pool_size).
-    required = ceil_div(replicas * (concurrency + queue) * (100 + int(authn["inFlightHeadroomPercent"])), 100)
-    per_node = int(values["emqx"]["replicas"]) * int(authn["pipelining"])
-    pool_size = max(1, ceil_div(required, per_node))
+    pool_size = emqx_pool_size(values, replicas, concurrency, queue)
     return {
         "cold_checks_per_s": round(cold_rate, 1), "known_checks_per_s": round(known_rate, 1),
         "bcrypt_cpus": bcrypt_cpus, "cpu_per_replica": concurrency, "auth_replicas": replicas,
@@ -98,14 +147,26 @@ def size(values, devices, window, known_share, cold_per_core, known_per_core):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--devices", type=int, required=True)
-    parser.add_argument("--window", type=float, required=True, help="seconds in which they all reconnect")
+    parser.add_argument("--devices", type=int)
+    parser.add_argument("--window", type=float, help="seconds in which they all reconnect")
+    parser.add_argument("--emqx-pool-for-cpu", metavar="CPU",
+                        help="only print the chart's EMQX pool_size per node for auth-service pods of this CPU limit "
+                             "(e.g. 0.25, 500m, 2) at the chart's maxReplicas (make bench's 'chart pool' points)")
     parser.add_argument("--known", type=float, default=0.9,
                         help="share of devices that have a fast-path verifier (connected before) [0.9]")
     parser.add_argument("--values", default=os.path.join(ROOT, "helm/device-identity/values.yaml"))
     parser.add_argument("--bench", default=os.path.join(ROOT, "target/bench"))
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON only")
     a = parser.parse_args()
+    if a.emqx_pool_for_cpu is not None:
+        with open(a.values) as f:
+            values = yaml.safe_load(f)
+        auth = values["authService"]
+        replicas = int(auth["autoscaling"]["maxReplicas"] if auth["autoscaling"]["enabled"] else auth["replicas"])
+        print(emqx_pool_size(values, replicas, *bcrypt_threads(values, a.emqx_pool_for_cpu)))
+        return
+    if a.devices is None or a.window is None:
+        parser.error("--devices and --window are required")
     if a.devices < 1 or a.window <= 0 or not 0 <= a.known <= 1:
         parser.error("--devices ≥ 1, --window > 0, 0 ≤ --known ≤ 1")
     with open(a.values) as f:
@@ -130,6 +191,15 @@ def main():
     print("helm upgrade … --set authService.autoscaling.maxReplicas=%d --set pgbouncer.maxClientConn=%d"
           " --set postgresql.maxConnections=%d" % (r["auth_replicas"], r["pgbouncer_max_client_conn"],
                                                     r["postgresql_max_connections"]))
+    pods = pod_figures(a.bench)
+    if pods:
+        print("pod sizes measured by that make bench (8x capacity; holds = goodput >= %.1f x capacity, p99 allow <= %d s,"
+              " no late answer):" % (POD_GOAL_RATIO, POD_GOAL_P99_MS // 1000))
+        for p in pods:
+            print("  %s vCPU: capacity %.2f/s, behind %d connections: %s of capacity, p99 allow %s, %d late -> %s" % (
+                p["cpu"], p["capacity"], p["connections"], "-" if p["ratio"] is None else "%.2f" % p["ratio"],
+                "-" if p["p99_allow_ms"] is None else "%.1f s" % (p["p99_allow_ms"] / 1000), p["late"],
+                "holds" if holds(p) else "does NOT hold"))
 
 
 if __name__ == "__main__":

@@ -91,6 +91,11 @@ class LoadtestArgumentsTest {
             }
         }
         assertEquals(Set.of("compare", "run", "seed"), commands, calls.toString());
+        // the pod-shaped points: replicas behind one Service, a replica joining cold, both ways EMQX's connections go
+        assertTrue(calls.stream().anyMatch(c -> c.args().stream().filter("--url"::equals).count() >= 2), calls.toString());
+        for (String onJoin : List.of("reopen", "keep")) {
+            assertTrue(calls.stream().anyMatch(c -> c.args().contains("--join") && c.args().contains(onJoin)), onJoin);
+        }
         // capacity seed + warm-up + capacity run, seed + run per protected point, restart warm-up + seed + run, compare
         assertTrue(calls.size() >= 20, calls.size() + " calls: " + calls);
     }
@@ -122,6 +127,10 @@ class LoadtestArgumentsTest {
                 // accepted by picocli as a string, refused by the command's own parsing
                 replace(job, "--retry=", "--retry=sometimes"),
                 with(job, "--step-at=10s"),
+                with(job, "--on-join=sometimes"),
+                // a joining replica answers on another path than the Service's
+                with(job, "--join=http://127.0.0.1:8168/other"),
+                with(job, "--readiness-period=0s"),
                 List.of("seed", "--devices=10"),
                 List.of("--url=http://127.0.0.1:8081/mqtt/authn"),
                 List.of("compare", "--out=/tmp"));
@@ -197,11 +206,13 @@ class LoadtestArgumentsTest {
         env.put("STACK_DIR", dir.resolve("stack").toString());
         env.put("BENCH_OUT", dir.resolve("out").toString());
         env.put("BENCH_SETTLE", "0");
+        env.put("BENCH_COLD_AT", "0");
         env.remove("BENCH_ONLY");
         env.remove("BENCH_JMH");
         Process bench = builder.start();
         String output = new String(bench.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(bench.waitFor(120, TimeUnit.SECONDS), output);
+        // ~2 minutes on a busy 2-core machine: every stand-in is a process start
+        assertTrue(bench.waitFor(300, TimeUnit.SECONDS), output);
         assertEquals(0, bench.exitValue(), "scripts/bench.sh with stand-ins failed:\n" + output);
 
         List<Invocation> calls = new ArrayList<>();

@@ -28,8 +28,27 @@ import picocli.CommandLine.Spec;
 public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--url", defaultValue = "http://127.0.0.1:8081/mqtt/authn",
-            description = "auth-service's authn endpoint; loopback only (default: ${DEFAULT-VALUE}).")
-    URI url;
+            description = "auth-service's authn endpoint; loopback only (default: ${DEFAULT-VALUE}). Repeatable: "
+                    + "replicas behind one Kubernetes Service; each EMQX connection goes to one of them, picked at "
+                    + "random when it is opened, and stays there (ehttpc keeps its connections).")
+    List<URI> urls = new ArrayList<>();
+
+    @Option(names = "--join", paramLabel = "URL",
+            description = "A replica that becomes an endpoint of the Service once its /q/health/ready answers 200 "
+                    + "(started cold during the run, as the HPA adds one); repeatable. Only connections opened after "
+                    + "that can reach it (--on-join).")
+    List<URI> joining = new ArrayList<>();
+
+    @Option(names = "--on-join", defaultValue = "keep", paramLabel = "keep|reopen",
+            description = "What EMQX's open connections do when a --join replica becomes ready: keep (ehttpc's own "
+                    + "behaviour: they stay where they are) or reopen (each closes once its requests are answered and "
+                    + "reconnects through the Service) (default: ${DEFAULT-VALUE}).")
+    String onJoin;
+
+    @Option(names = "--readiness-period", defaultValue = "5s", converter = DurationConverter.class,
+            description = "How often a --join replica's readiness is checked (the chart's readinessProbe "
+                    + "periodSeconds) (default: ${DEFAULT-VALUE}).")
+    java.time.Duration readinessPeriod;
 
     @Option(names = "--pool-size", defaultValue = "8",
             description = "EMQX pool_size: connections, one per worker (default: ${DEFAULT-VALUE}).")
@@ -145,9 +164,11 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!isLoopback(url)) {
-            System.err.println("refusing to load " + url.getHost() + ": this tool only targets loopback addresses");
-            return 2;
+        for (URI url : allUrls()) {
+            if (!isLoopback(url)) {
+                System.err.println("refusing to load " + url.getHost() + ": this tool only targets loopback addresses");
+                return 2;
+            }
         }
         URI metricsUrl = metricsUrl();
         if (metricsUrl != null && !isLoopback(metricsUrl)) {
@@ -190,7 +211,7 @@ public final class RunCommand implements Callable<Integer> {
                     "--step-at and --step-rate go together");
         }
         RateSchedule schedule = stepAt == null ? RateSchedule.constant(rate) : new RateSchedule(rate, stepAt, stepRate);
-        return new RunSettings(label, url, poolSize, pipelining, requestTimeout, schedule, closedLoopUsers, duration,
+        return new RunSettings(label, urls, joining, onJoinMode(), readinessPeriod, poolSize, pipelining, requestTimeout, schedule, closedLoopUsers, duration,
                 warmup, population.spec(parts(), wrongPasswordShare, unknownShare, seed), RetryPolicy.parse(retry),
                 database.access(), out, progress, steadyStateFrom, metricsUrl, capacity, eachDeviceOnce,
                 disconnectAfterAllow);
@@ -212,11 +233,27 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** --service-metrics: null for none. */
+    private List<URI> allUrls() {
+        List<URI> all = new ArrayList<>(urls);
+        all.addAll(joining);
+        return all;
+    }
+
+    private io.deviceidentity.loadtest.emqx.ServiceEndpoints.OnJoin onJoinMode() {
+        return switch (onJoin) {
+            case "keep" -> io.deviceidentity.loadtest.emqx.ServiceEndpoints.OnJoin.KEEP;
+            case "reopen" -> io.deviceidentity.loadtest.emqx.ServiceEndpoints.OnJoin.REOPEN;
+            default -> throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                    "--on-join: keep or reopen, not " + onJoin);
+        };
+    }
+
+    /** --service-metrics: null for none; auto behind several replicas is none (one replica's counters would mislead). */
     URI metricsUrl() {
+        URI url = urls.isEmpty() ? URI.create("http://127.0.0.1:8081/mqtt/authn") : urls.get(0);
         return switch (serviceMetrics) {
             case "none" -> null;
-            case "auto" -> URI.create("http://" + url.getHost() + (url.getPort() > 0 ? ":" + url.getPort() : "")
+            case "auto" -> allUrls().size() > 1 ? null : URI.create("http://" + url.getHost() + (url.getPort() > 0 ? ":" + url.getPort() : "")
                     + "/q/metrics");
             default -> URI.create(serviceMetrics);
         };

@@ -22,6 +22,10 @@ public interface CallListener {
     default void serviceTime(Answer answer, long sentToAnswerNanos) {
     }
 
+    /** The same answer, for per-replica figures: which replica ({@link Transport#target()}) gave it. */
+    default void answeredBy(String replica, Answer answer, boolean inTime) {
+    }
+
     /** The caller got EMQX's timeout, request_timeout + 0.5 s after its call, without an answer in time. */
     void timedOut();
 }

@@ -29,6 +29,24 @@ public final class EmqxAuthnClient implements AuthnCalls {
                 () -> new HttpTransport(vertx, host, port, path, pipelining));
     }
 
+    /**
+     * The same pool in front of a Kubernetes Service: each worker's connection goes to the replica the Service picks
+     * when it is opened, and stays there ({@link ServiceEndpoints}, {@link BalancedTransport}).
+     */
+    public static EmqxAuthnClient overService(Vertx vertx, ServiceEndpoints service, String path, int poolSize,
+            int pipelining, Duration requestTimeout, CallListener listener) {
+        return overService(service, poolSize, pipelining, requestTimeout, listener, EmqxClock.of(vertx),
+                endpoint -> new HttpTransport(vertx, endpoint.url().getHost(), endpoint.url().getPort(), path,
+                        pipelining));
+    }
+
+    static EmqxAuthnClient overService(ServiceEndpoints service, int poolSize, int pipelining,
+            Duration requestTimeout, CallListener listener, EmqxClock clock,
+            java.util.function.Function<ServiceEndpoints.Endpoint, Transport> connect) {
+        return new EmqxAuthnClient(poolSize, pipelining, requestTimeout, listener, clock,
+                () -> new BalancedTransport(service, connect));
+    }
+
     EmqxAuthnClient(int poolSize, int pipelining, Duration requestTimeout, CallListener listener, EmqxClock clock,
             java.util.function.Supplier<Transport> connections) {
         if (poolSize < 1 || pipelining < 1) {

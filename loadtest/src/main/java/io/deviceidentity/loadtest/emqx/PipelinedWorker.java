@@ -65,11 +65,12 @@ final class PipelinedWorker {
             }
             inFlight++;
             long sentAt = clock.nanoTime();
-            transport.send(call.body, result -> completed(call, sentAt, result));
+            String replica = transport.target();
+            transport.send(call.body, result -> completed(call, sentAt, replica, result));
         }
     }
 
-    private void completed(AuthnCall call, long sentAt, AsyncResult<Answer> result) {
+    private void completed(AuthnCall call, long sentAt, String replica, AsyncResult<Answer> result) {
         inFlight--;
         if (closed) {
             return; // the run is over: requests failed by closing the connection are nobody's answers
@@ -80,6 +81,9 @@ final class PipelinedWorker {
             boolean inTime = call.answerArrived(answer, now) == AuthnCall.Delivery.IN_TIME;
             listener.answered(answer, call.latencyNanos(now), inTime);
             listener.serviceTime(answer, now - sentAt);
+            if (replica != null) {
+                listener.answeredBy(replica, answer, inTime);
+            }
         } else {
             switch (call.transportFailed(now)) {
                 // ehttpc:request/5 calls the same worker again: a new call at the back of its queue.

@@ -10,5 +10,10 @@ interface Transport {
 
     void send(Buffer body, Handler<AsyncResult<Answer>> done);
 
+    /** The replica the next {@link #send} goes to, for per-replica figures; null behind a single address. */
+    default String target() {
+        return null;
+    }
+
     Future<Void> close();
 }

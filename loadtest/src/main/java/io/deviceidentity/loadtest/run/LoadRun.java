@@ -13,11 +13,14 @@ import io.deviceidentity.loadtest.devices.ClosedLoop;
 import io.deviceidentity.loadtest.devices.ConnectStorm;
 import io.deviceidentity.loadtest.devices.DevicePopulation;
 import io.deviceidentity.loadtest.devices.Workload;
+import io.deviceidentity.loadtest.emqx.CallListeners;
 import io.deviceidentity.loadtest.emqx.EmqxAuthnClient;
+import io.deviceidentity.loadtest.emqx.ServiceEndpoints;
 import io.deviceidentity.loadtest.metrics.MetricsSnapshot;
 import io.deviceidentity.loadtest.metrics.ServiceMetrics;
 import io.deviceidentity.loadtest.report.ProgressLine;
 import io.deviceidentity.loadtest.report.Recorder;
+import io.deviceidentity.loadtest.report.ReplicaSeconds;
 import io.deviceidentity.loadtest.report.ReportWriter;
 import io.deviceidentity.loadtest.report.RunSummary;
 import io.deviceidentity.loadtest.report.SecondStats;
@@ -89,6 +92,9 @@ public final class LoadRun {
         private Future<MetricsSnapshot> atCountingStart;
         private Future<MetricsSnapshot> atSteadyStart;
         private EmqxAuthnClient client;
+        private ServiceEndpoints service;
+        private ReplicaSeconds replicas;
+        private ReadinessWatch readiness;
         private Workload workload;
         private long startNanos;
         private long queueSampler = -1;
@@ -110,8 +116,17 @@ public final class LoadRun {
         }
 
         void start() {
-            client = new EmqxAuthnClient(vertx, settings.url().getHost(), port(), settings.url().getPath(),
-                    settings.poolSize(), settings.pipelining(), settings.requestTimeout(), recorder);
+            if (settings.behindService()) {
+                service = new ServiceEndpoints(settings.urls(), settings.joining(), settings.onJoin(),
+                        settings.population().seed());
+                replicas = new ReplicaSeconds(service);
+                client = EmqxAuthnClient.overService(vertx, service, settings.url().getPath(), settings.poolSize(),
+                        settings.pipelining(), settings.requestTimeout(), CallListeners.both(recorder, replicas));
+                readiness = new ReadinessWatch(vertx, service, settings.readinessPeriod(), console);
+            } else {
+                client = new EmqxAuthnClient(vertx, settings.url().getHost(), port(), settings.url().getPath(),
+                        settings.poolSize(), settings.pipelining(), settings.requestTimeout(), recorder);
+            }
             workload = settings.closedLoopUsers() > 0
                     ? new ClosedLoop(client, population, settings.closedLoopUsers(),
                             settings.eachDeviceOnce() ? ClosedLoop.Mode.EACH_ONCE : ClosedLoop.Mode.CYCLE, recorder)
@@ -121,6 +136,9 @@ public final class LoadRun {
             watcher.start();
             workload.start();
             startNanos = System.nanoTime();
+            if (readiness != null) {
+                readiness.start();
+            }
             queueSampler = vertx.setPeriodic(QUEUE_SAMPLE_MILLIS,
                     id -> recorder.sampleQueues(client.queued(), client.longestQueue()));
             scheduleTick(1);
@@ -156,6 +174,9 @@ public final class LoadRun {
                 SecondStats stats = recorder.closeSecond(client.inFlight(), client.queued(),
                         watcher.takeWindowPostgres(), watcher.takeWindowPgbouncer(), workload.connected(), lagMs);
                 progress.show(stats, totalSeconds);
+                if (replicas != null) {
+                    replicas.closeSecond(n);
+                }
                 if (n >= totalSeconds || workload.finished()) {
                     finish(n);
                 } else {
@@ -169,6 +190,9 @@ public final class LoadRun {
         private void finish(int endSecond) {
             workload.stop();
             vertx.cancelTimer(queueSampler);
+            if (readiness != null) {
+                readiness.stop();
+            }
             int pending = client.awaitingCallers();
             long connected = workload.connected();
             SteadyStateWindow steadyWindow = window.endingAt(endSecond);
@@ -186,6 +210,14 @@ public final class LoadRun {
                         new RunSummary.DatabasePeaks(watcher.peakPostgres(), watcher.peakPgbouncer(), watcher.problem()),
                         recorder.seconds());
                 client.close();
+                if (replicas != null) {
+                    try {
+                        replicas.write(settings.outputDirectory());
+                    } catch (java.io.IOException e) {
+                        done.completeExceptionally(e);
+                        return;
+                    }
+                }
                 watcher.close();
                 if (metrics != null) {
                     metrics.close();

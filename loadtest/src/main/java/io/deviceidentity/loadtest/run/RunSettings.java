@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.deviceidentity.loadtest.db.DatabaseAccess;
@@ -11,6 +12,7 @@ import io.deviceidentity.loadtest.devices.Durations;
 import io.deviceidentity.loadtest.devices.PopulationSpec;
 import io.deviceidentity.loadtest.devices.RateSchedule;
 import io.deviceidentity.loadtest.devices.RetryPolicy;
+import io.deviceidentity.loadtest.emqx.ServiceEndpoints;
 import io.deviceidentity.loadtest.report.ProgressLine;
 
 /**
@@ -20,11 +22,17 @@ import io.deviceidentity.loadtest.report.ProgressLine;
  * Prometheus endpoint (null: not scraped); {@code capacity} (allows/s, null if unknown) scales goodput.
  * {@code eachDeviceOnce}: the closed loop makes one pass over the population and the run ends when it is done
  * ({@link io.deviceidentity.loadtest.devices.ClosedLoop.Mode#EACH_ONCE}); {@code disconnectAfterAllow}: in the open
- * model an allowed device is idle again at once and may arrive again (a reconnect storm).
+ * model an allowed device is idle again at once and may arrive again (a reconnect storm). Several {@code urls}: replicas
+ * behind one Kubernetes Service ({@link ServiceEndpoints}); {@code joining}: replicas that become endpoints once their
+ * readiness check (polled every {@code readinessPeriod}, as the kubelet does) answers, {@code onJoin} what EMQX's open
+ * connections do then.
  */
 public record RunSettings(
         String label,
-        URI url,
+        List<URI> urls,
+        List<URI> joining,
+        ServiceEndpoints.OnJoin onJoin,
+        Duration readinessPeriod,
         int poolSize,
         int pipelining,
         Duration requestTimeout,
@@ -50,8 +58,27 @@ public record RunSettings(
         if (steadyStateFrom != null && steadyStateFrom.compareTo(duration) >= 0) {
             throw new IllegalArgumentException("--steady-state-from must be shorter than --duration");
         }
-        if (!"http".equals(url.getScheme())) {
-            throw new IllegalArgumentException("--url must be an http:// URL");
+        urls = List.copyOf(urls);
+        joining = List.copyOf(joining);
+        if (urls.isEmpty()) {
+            throw new IllegalArgumentException("--url: at least one");
+        }
+        for (URI u : urls) {
+            if (!"http".equals(u.getScheme()) || u.getPort() < 1) {
+                throw new IllegalArgumentException("--url must be an http:// URL with a port: " + u);
+            }
+        }
+        for (URI u : joining) {
+            if (!"http".equals(u.getScheme()) || u.getPort() < 1 || !u.getPath().equals(urls.get(0).getPath())) {
+                throw new IllegalArgumentException("--join must be an http:// URL with a port and --url's path: " + u);
+            }
+        }
+        String path = urls.get(0).getPath();
+        if (urls.stream().anyMatch(u -> !u.getPath().equals(path))) {
+            throw new IllegalArgumentException("every --url has the same path (one Service, one authenticator)");
+        }
+        if (readinessPeriod.isZero() || readinessPeriod.isNegative()) {
+            throw new IllegalArgumentException("--readiness-period must be positive");
         }
         if (eachDeviceOnce && closedLoopUsers < 1) {
             throw new IllegalArgumentException("--each-device-once is a closed-loop pass: use it with --closed-loop");
@@ -61,10 +88,28 @@ public record RunSettings(
         }
     }
 
+    /** The first replica's address (the only one behind a single address). */
+    public URI url() {
+        return urls.get(0);
+    }
+
+    /** Whether EMQX's pool talks to a Service of several replicas (per-replica figures, replicas.csv). */
+    public boolean behindService() {
+        return urls.size() > 1 || !joining.isEmpty();
+    }
+
     /** What summary.json records about the run (no passwords). */
     public Map<String, Object> describe() {
         Map<String, Object> d = new LinkedHashMap<>();
-        d.put("url", url.toString());
+        d.put("url", url().toString());
+        if (behindService()) {
+            d.put("replicas", urls.stream().map(URI::toString).toList());
+            if (!joining.isEmpty()) {
+                d.put("joining", joining.stream().map(URI::toString).toList());
+                d.put("on_join", onJoin.name().toLowerCase(java.util.Locale.ROOT));
+                d.put("readiness_period", Durations.format(readinessPeriod));
+            }
+        }
         d.put("model", closedLoopUsers > 0 ? "closed-loop" : "open");
         if (closedLoopUsers > 0) {
             d.put("closed_loop_users", closedLoopUsers);

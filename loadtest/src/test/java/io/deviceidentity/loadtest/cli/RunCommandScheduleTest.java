@@ -102,4 +102,35 @@ class RunCommandScheduleTest {
         assertThrows(IllegalArgumentException.class,
                 () -> parse("--closed-loop", "4", "--disconnect-after-allow").settings(null));
     }
+
+    @Test
+    void severalUrlsAreReplicasBehindOneServiceAndReplaceTheDefault() {
+        RunCommand command = parse("--url", "http://127.0.0.1:8166/mqtt/authn", "--url", "http://127.0.0.1:8167/mqtt/authn",
+                "--join", "http://127.0.0.1:8168/mqtt/authn", "--on-join", "reopen", "--readiness-period", "1s");
+        RunSettings settings = command.settings(command.metricsUrl());
+        assertEquals(List.of(URI.create("http://127.0.0.1:8166/mqtt/authn"), URI.create("http://127.0.0.1:8167/mqtt/authn")),
+                settings.urls());
+        assertEquals(List.of(URI.create("http://127.0.0.1:8168/mqtt/authn")), settings.joining());
+        assertEquals(io.deviceidentity.loadtest.emqx.ServiceEndpoints.OnJoin.REOPEN, settings.onJoin());
+        assertTrue(settings.behindService());
+        assertNull(command.metricsUrl(), "auto scrapes nothing behind several replicas: one replica's counters would mislead");
+        assertEquals(Duration.ofSeconds(1), settings.readinessPeriod());
+    }
+
+    @Test
+    void oneUrlIsTheDefaultAndKeepsTheServicesMetrics() {
+        RunCommand command = parse();
+        RunSettings settings = command.settings(command.metricsUrl());
+        assertEquals(List.of(URI.create("http://127.0.0.1:8081/mqtt/authn")), settings.urls());
+        assertFalse(settings.behindService());
+        assertEquals(URI.create("http://127.0.0.1:8081/q/metrics"), command.metricsUrl());
+        assertEquals(io.deviceidentity.loadtest.emqx.ServiceEndpoints.OnJoin.KEEP, settings.onJoin());
+    }
+
+    @Test
+    void aJoiningReplicaMustShareThePathAndOnJoinIsKeepOrReopen() {
+        assertThrows(IllegalArgumentException.class, () -> parse("--url", "http://127.0.0.1:8166/mqtt/authn",
+                "--join", "http://127.0.0.1:8168/other").settings(null));
+        assertThrows(CommandLine.ParameterException.class, () -> parse("--on-join", "sometimes").settings(null));
+    }
 }

@@ -1,0 +1,444 @@
+# Sourced by scripts/bench.sh (not run on its own): auth-service as Kubernetes runs it, in pods with a CPU LIMIT.
+#
+# Kubernetes enforces limits.cpu with a CFS quota on the pod's cgroup: cpu.cfs_quota_us = limit x cpu.cfs_period_us
+# (cgroup v1) or cpu.max "quota period" (v2); the whole process (event loop, JIT, GC, bcrypt) gets that much CPU time
+# per period and is throttled for the rest. Each auth-service process started here goes into a cgroup of its own,
+# named after this bench run (device-identity-bench-<pid>-<slot>), with the quota of its pod size, and every such
+# cgroup is removed on exit (pod_cgroups_remove, from bench.sh's EXIT trap). The JVM reads the quota (JDK 17,
+# cgroup v1 and v2: "Effective CPU Count" = ceil(quota / period), checked with -XshowSettings:system), so it sees the
+# rounded-up CPU count as in a pod, and auth-service sizes its bcrypt threads from it: no -XX:ActiveProcessorCount.
+# The quota is the LIMIT; what a node guarantees is the pod's REQUEST, through cpu.shares (the kubelet writes
+# requests x 1024, relative to the other pods). On a machine shared with other work the pod would otherwise get a
+# task's share of a core and the quota would never bind, so each cgroup gets BENCH_CGROUP_SHARES (262144, v1's
+# maximum; cpu.weight 10000 on v2): it gets its quota first, never more (the quota still caps it).
+# Where no writable cgroup exists (BENCH_CGROUP=none, or neither /sys/fs/cgroup/cpu nor a v2 cpu.max can be
+# created), the processes are only pinned with taskset to BENCH_AUTH_CPUS, with -XX:ActiveProcessorCount=ceil(CPU)
+# so the bcrypt threads still follow the pod size; a sub-core size is then NOT measured as a pod, and the output says so.
+#
+# Also here: the pod-size table (BENCH_AUTH_CPU), the incident replay (two 0.25-vCPU replicas behind one EMQX pool)
+# and the cold replica (a third one started in the middle of the storm). Uses bench.sh's log, die, loadtest, seed,
+# warm_up, devices_for, COMMON_NO_URL, the PROTECTED/UNPROTECTED settings and the stack's directories.
+
+# --- cgroups ----------------------------------------------------------------------------------------------------
+POD_CGROUP_KIND="" POD_CGROUP_DIR=""
+
+# Decides once (in bench.sh's own shell) where quotas go: v1 (/sys/fs/cgroup/cpu), v2 (/sys/fs/cgroup with the cpu
+# controller) or none; sets POD_CGROUP_KIND.
+pod_cgroup_detect() {
+  local kind=none probe
+  case "${BENCH_CGROUP:-auto}" in
+    none) kind=none ;;
+    auto | v1 | v2)
+      probe=device-identity-bench-$$-probe
+      if [[ "${BENCH_CGROUP:-auto}" != v2 && -w /sys/fs/cgroup/cpu && -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]] \
+        && mkdir "/sys/fs/cgroup/cpu/$probe" 2>/dev/null; then
+        rmdir "/sys/fs/cgroup/cpu/$probe"; kind=v1
+      elif [[ "${BENCH_CGROUP:-auto}" != v1 && -f /sys/fs/cgroup/cgroup.controllers ]] \
+        && grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null && mkdir "/sys/fs/cgroup/$probe" 2>/dev/null; then
+        [[ -f "/sys/fs/cgroup/$probe/cpu.max" ]] && kind=v2
+        rmdir "/sys/fs/cgroup/$probe"
+      fi ;;
+    *) die "BENCH_CGROUP: auto, v1, v2 or none, not $BENCH_CGROUP" ;;
+  esac
+  POD_CGROUP_KIND=$kind
+  if [[ $kind == none ]]; then
+    log "NOTE: no writable cgroup v1 cpu controller (/sys/fs/cgroup/cpu) and no cgroup v2 cpu.max: auth-service runs" \
+      "WITHOUT a CFS quota, only pinned with taskset to CPU $BENCH_AUTH_CPUS (and -XX:ActiveProcessorCount=ceil(pod CPU))." \
+      "Pod sizes below one core are then not measured as pods; the tables say 'taskset'."
+  fi
+}
+pod_cgroup_kind() { echo "${POD_CGROUP_KIND:-none}"; }
+
+# Creates (or re-sizes) the cgroup for SLOT with a quota of CPU (e.g. 0.25); sets POD_CGROUP_DIR (empty without
+# cgroups). Not in a command substitution: the cleanup finds the cgroups by this run's name anyway.
+pod_cgroup() {
+  local slot=$1 cpu=$2 dir period quota
+  POD_CGROUP_DIR=""
+  case "$POD_CGROUP_KIND" in
+    v1)
+      dir=/sys/fs/cgroup/cpu/device-identity-bench-$$-$slot
+      mkdir -p "$dir"
+      period=$(cat "$dir/cpu.cfs_period_us")
+      quota=$(awk -v c="$cpu" -v p="$period" 'BEGIN { printf "%d", c * p }')
+      echo "$quota" >"$dir/cpu.cfs_quota_us"
+      echo "$BENCH_CGROUP_SHARES" >"$dir/cpu.shares" ;;
+    v2)
+      dir=/sys/fs/cgroup/device-identity-bench-$$-$slot
+      mkdir -p "$dir"
+      period=100000
+      quota=$(awk -v c="$cpu" -v p="$period" 'BEGIN { printf "%d", c * p }')
+      echo "$quota $period" >"$dir/cpu.max"
+      echo "$(( BENCH_CGROUP_SHARES > 10000 ? 10000 : BENCH_CGROUP_SHARES ))" >"$dir/cpu.weight" ;;
+    *) return 0 ;;
+  esac
+  POD_CGROUP_DIR=$dir
+}
+
+# The cgroup's throttling counters: "periods throttled throttled_ms" (cpu.stat), for the notes.
+pod_cgroup_throttling() {
+  local dir=$1
+  [[ -n "$dir" && -f "$dir/cpu.stat" ]] || { echo "- - -"; return; }
+  awk '$1 == "nr_periods" { p = $2 } $1 == "nr_throttled" { t = $2 } $1 == "throttled_time" { ms = $2 / 1e6 }
+       $1 == "throttled_usec" { ms = $2 / 1e3 } END { printf "%d %d %.0f\n", p, t, ms }' "$dir/cpu.stat"
+}
+
+# Removes every cgroup this run created (device-identity-bench-<this pid>-*), v1 or v2.
+pod_cgroups_remove() {
+  local dir pid
+  for dir in /sys/fs/cgroup/cpu/device-identity-bench-$$-* /sys/fs/cgroup/device-identity-bench-$$-*; do
+    [[ -d "$dir" ]] || continue
+    # Only our own processes can be in it (auth-service replicas this script started and has stopped already).
+    for pid in $(cat "$dir/cgroup.procs" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
+    for _ in $(seq 1 50); do rmdir "$dir" 2>/dev/null && break; sleep 0.1; done
+    [[ -d "$dir" ]] && log "warning: could not remove cgroup $dir"
+  done
+  return 0
+}
+
+# --- auth-service processes (slots) ----------------------------------------------------------------------------
+# Slot "auth-service" is bench.sh's service (AUTH_PORT, AUTH_PID_FILE); replica-N are the incident's replicas.
+pid_file_of() { echo "$RUN_DIR/bench-$1.pid"; }
+
+# Taskset CPUs for a pod of CPU: BENCH_AUTH_CPUS while the pod fits there, else every CPU (a 2-vCPU pod on 2 cores).
+pod_pin() {
+  local own
+  own=$(awk -v s="$BENCH_AUTH_CPUS" 'BEGIN { n = split(s, a, ","); c = 0; for (i = 1; i <= n; i++) { k = split(a[i], r, "-"); c += (k < 2 ? 1 : r[2] - r[1] + 1) } print c }')
+  if awk -v c="$1" -v o="$own" 'BEGIN { exit !(c > o) }'; then echo "0-$(( $(nproc) - 1 ))"; else echo "$BENCH_AUTH_CPUS"; fi
+}
+
+# Starts auth-service in SLOT on PORT as a pod of CPU, with extra environment (KEY=VALUE ...); does not wait.
+launch_pod() {
+  local slot=$1 port=$2 cpu=$3 name=$4
+  shift 4
+  local pid_file cg pin jvm_cpus=()
+  pid_file=$(pid_file_of "$slot")
+  stop_pod "$slot"
+  ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null \
+    || die "127.0.0.1:$port is already in use: stop what runs there or set AUTH_PORT (replicas use AUTH_PORT+1..+3)"
+  mkdir -p "$RUN_DIR" "$LOG_DIR"
+  pod_cgroup "$slot" "$cpu"
+  cg=$POD_CGROUP_DIR
+  pin=$(pod_pin "$cpu")
+  [[ -z "$cg" ]] && jvm_cpus=("-XX:ActiveProcessorCount=$(awk -v c="$cpu" 'BEGIN { n = int(c); if (n < c) n++; print n }')")
+  log "starting auth-service $slot ($name) on 127.0.0.1:$port: pod of $cpu vCPU (${cg:-no cgroup: taskset only}), CPU $pin"
+  (
+    [[ -n "$cg" ]] && echo "$BASHPID" >"$cg/cgroup.procs"
+    export IDENTITY_DB_HOST=127.0.0.1 IDENTITY_DB_PORT=$PGBOUNCER_PORT IDENTITY_DB_NAME=$DB_NAME
+    export IDENTITY_DB_USER=$AUTH_DB_USER IDENTITY_DB_PASSWORD=$AUTH_DB_PASSWORD IDENTITY_SCHEMA_PORT=$PG_PORT
+    export IDENTITY_SCHEMA_MIGRATE=true IDENTITY_SCHEMA_USER=$DB_USER IDENTITY_SCHEMA_PASSWORD=$DB_PASSWORD
+    export IDENTITY_AUTH_DB_USER=$AUTH_DB_USER IDENTITY_AUTH_FAST_PATH_KEYS=$BENCH_FAST_PATH_KEYS
+    export AUTH_HOST=127.0.0.1 AUTH_PORT=$port
+    # One line per answer would cost the pod more than some answers do.
+    export QUARKUS_LOG_CATEGORY__IO_DEVICEIDENTITY_OUTCOME__LEVEL=WARN
+    exec env "$@" taskset -c "$pin" java -Xmx512m "${jvm_cpus[@]}" -jar "$AUTH_JAR"
+  ) >"$LOG_DIR/auth-service-$slot-$name.log" 2>&1 &
+  echo $! >"$pid_file"
+  POD_STARTED_AT[$slot]=$(date +%s.%N)
+}
+declare -A POD_STARTED_AT=()
+
+# Waits until SLOT on PORT reports ready; prints the seconds since its launch.
+await_pod() {
+  local slot=$1 port=$2 name=$3 pid_file
+  pid_file=$(pid_file_of "$slot")
+  for _ in $(seq 1 480); do
+    if curl -fsS "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1; then
+      awk -v t0="${POD_STARTED_AT[$slot]}" -v t1="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", t1 - t0 }'
+      return 0
+    fi
+    running "$(cat "$pid_file")" || { tail -n 30 "$LOG_DIR/auth-service-$slot-$name.log" >&2; die "auth-service $slot exited"; }
+    sleep 0.25
+  done
+  die "auth-service $slot did not become ready (log: $LOG_DIR/auth-service-$slot-$name.log)"
+}
+
+start_pod() {
+  local slot=$1 port=$2 cpu=$3 name=$4 ready_s
+  launch_pod "$@"
+  ready_s=$(await_pod "$slot" "$port" "$name")
+  log "auth-service $slot ($name, $cpu vCPU) ready after $ready_s s"
+}
+
+# A process that has not exited (a zombie, exited but not yet reaped by this shell, counts as gone).
+running() { [[ -r /proc/$1/stat ]] && [[ $(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) != Z ]]; }
+
+stop_pod() {
+  local pid_file pid
+  pid_file=$(pid_file_of "$1")
+  [[ -f "$pid_file" ]] || return 0
+  pid=$(cat "$pid_file")
+  if running "$pid"; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do running "$pid" || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  wait "$pid" 2>/dev/null || true
+  rm -f "$pid_file"
+}
+
+stop_all_pods() {
+  local f
+  for f in "$RUN_DIR"/bench-*.pid; do [[ -f "$f" ]] && stop_pod "$(basename "$f" .pid | sed 's/^bench-//')"; done
+  return 0
+}
+
+url_of() { echo "http://127.0.0.1:$1/mqtt/authn"; }
+
+# The chart's EMQX pool_size per node for a pod of CPU (helm/device-identity templates "authnInFlight", computed by
+# scripts/size.py from values.yaml with resources.limits.cpu = CPU).
+chart_pool() { python3 "$ROOT/scripts/size.py" --emqx-pool-for-cpu "$1"; }
+
+# --- capacity ---------------------------------------------------------------------------------------------------
+# Honest capacity of the pod on PORT: a closed loop of as many callers as it has bcrypt threads (ceil(CPU), the
+# JVM's CPU count under the quota): never refused (nothing ever waits for a bcrypt thread), nobody pays for refusals.
+# Writes $BENCH_OUT/<out>/summary.json; prints the allows/s.
+pod_capacity() {
+  local port=$1 cpu=$2 out=$3 users=${4:-}
+  local who="the pod's bcrypt threads"
+  [[ -n "$users" ]] && who="the old measure" || users=$(awk -v c="$cpu" 'BEGIN { n = int(c); if (n < c) n++; print n }')
+  log "$out: closed loop, $users caller(s) ($who), pipelining 1, $BENCH_CAPACITY_DURATION (first 5 s not counted)"
+  local sum0 count0
+  read -r sum0 count0 < <(bcrypt_totals "$port")
+  loadtest run --url "$(url_of "$port")" "${COMMON_NO_URL[@]}" --devices "$CAPACITY_DEVICES" --device-prefix bench-capacity- \
+    --closed-loop "$users" --pool-size "$users" --pipelining 1 --duration "$BENCH_CAPACITY_DURATION" --warmup 5s \
+    --out "$BENCH_OUT/$out" --label "$out" --progress lines >/dev/null 2>"$LOG_DIR/loadtest-$out.log" \
+    || { tail -n 20 "$LOG_DIR/loadtest-$out.log" >&2; die "$out failed"; }
+  # bcrypt's own rate: threads / mean wall time of one check (throttling included), what the pod could hash if its
+  # threads never waited for the next request; the closed loop leaves them idle for every round trip.
+  local sum1 count1
+  read -r sum1 count1 < <(bcrypt_totals "$port")
+  awk -v t="$(awk -v c="$cpu" 'BEGIN { n = int(c); if (n < c) n++; print n }')" -v s="$(awk -v a="$sum1" -v b="$sum0" 'BEGIN { print a - b }')" \
+    -v n=$(( count1 - count0 )) 'BEGIN { if (s > 0) printf "%.2f\n", t * n / s; else print "-" }' >"$BENCH_OUT/$out/bcrypt-bound.txt"
+  log "$out: bcrypt-bound capacity (threads / mean check time) $(cat "$BENCH_OUT/$out/bcrypt-bound.txt") allows/s"
+  grep -o '"goodput" : [0-9.]*' "$BENCH_OUT/$out/summary.json" | head -n 1 | awk '{print $3}'
+}
+
+# "sum count" of identity_bcrypt_duration_seconds on the service at PORT (0 0 when unreachable).
+bcrypt_totals() {
+  curl -fsS "http://127.0.0.1:$1/q/metrics" 2>/dev/null | awk '
+    $1 ~ /^identity_bcrypt_duration_seconds_sum/ { s += $2 } $1 ~ /^identity_bcrypt_duration_seconds_count/ { c += $2 }
+    END { printf "%.6f %d\n", s, c }'
+}
+
+# --- the pod-size table ----------------------------------------------------------------------------------------
+# For each pod size in BENCH_AUTH_CPU: a fresh protected service in a cgroup of that quota, its honest capacity, and
+# BENCH_OVERLOAD x that capacity behind the chart's EMQX pool (one node's pool_size for that CPU limit, pipelining 1)
+# and behind 8 connections (pipelining 1), devices retrying fixed:12s. Rows go to POD_ROWS for pod_table.
+POD_ROWS=()
+pod_sizes() {
+  local cpu slug pool cap name
+  for cpu in $BENCH_AUTH_CPU; do
+    slug=${cpu//./_}
+    selected "pod-$slug" || continue
+    start_pod auth-service "$AUTH_PORT" "$cpu" "pod-$slug" "${PROTECTED[@]}"
+    seed capacity "$CAPACITY_DEVICES"
+    warm_up "pod-$slug"
+    cap=$(pod_capacity "$AUTH_PORT" "$cpu" "pod-$slug-capacity")
+    awk -v c="$cap" 'BEGIN { exit !(c > 0) }' || die "pod-$slug: capacity run got no allows"
+    log "pod-$slug: capacity $cap allows/s"
+    pool=$(chart_pool "$cpu")
+    for conns in "$pool" 8; do
+      name="pod-$slug-${BENCH_OVERLOAD}x-pool-$conns"
+      local cg throttled0 throttled1
+      pod_cgroup auth-service "$cpu"
+      cg=$POD_CGROUP_DIR
+      throttled0=$(pod_cgroup_throttling "$cg")
+      # The pod rows have their own table (each against its own pod's capacity), not the overload curve's.
+      local saved_runs=("${RUNS[@]}")
+      capacity=$cap point "$name" "$conns" 1 fixed:12s "$BENCH_OVERLOAD"
+      RUNS=("${saved_runs[@]}")
+      throttled1=$(pod_cgroup_throttling "$cg")
+      POD_ROWS+=("$cpu $cap $(cat "$BENCH_OUT/pod-$slug-capacity/bcrypt-bound.txt" 2>/dev/null || echo -) $conns $BENCH_OUT/$name/summary.json $throttled0 $throttled1")
+      sleep "$BENCH_SETTLE"
+    done
+    stop_pod auth-service
+  done
+}
+
+# Prints the pod-size table from POD_ROWS (and the old 4-caller capacity once, if measured).
+pod_table() {
+  (( ${#POD_ROWS[@]} > 0 )) || return 0
+  echo
+  echo "Pod sizes: auth-service (protected, fast path off) in a cgroup with a CFS quota of the pod's CPU ($(pod_cgroup_kind));" \
+    "${BENCH_OVERLOAD}x its capacity for $BENCH_POINT_DURATION, EMQX request_timeout $BENCH_REQUEST_TIMEOUT, pipelining 1," \
+    "devices retry fixed:12s; capacity = closed loop of as many callers as bcrypt threads (never refused);" \
+    "bcrypt-bound = threads / mean check time in that run; bcrypt/s = checks done per second in the storm's steady state"
+  python3 - "${POD_ROWS[@]}" <<'PY'
+import json, sys
+print("%-8s %-10s %-13s %-12s %-18s %-10s %-6s %-8s %-10s %s" % ("pod CPU", "capacity", "bcrypt-bound", "connections", "goodput/capacity", "p99 allow", "late", "expired", "bcrypt/s", "throttled periods"))
+for row in sys.argv[1:]:
+    cpu, cap, bound, conns, path, p0, t0, ms0, p1, t1, ms1 = row.split()
+    try:
+        s = json.load(open(path))["steady_state"]
+    except (OSError, ValueError, KeyError):
+        s = {}
+    ratio = s.get("goodput_per_capacity")
+    allow = s.get("latency_allow") or {}
+    p99 = allow.get("p99_ms") if allow.get("count") else None
+    done = (s.get("wasted_work") or {}).get("bcrypts_done")
+    secs = s.get("seconds") or 0
+    thr = "-" if p0 == "-" else "%d of %d" % (int(t1) - int(t0), int(p1) - int(p0))
+    print("%-8s %-10s %-13s %-12s %-18s %-10s %-6s %-8s %-10s %s" % (
+        cpu, "%.2f/s" % float(cap), bound if bound == "-" else bound + "/s", conns, "-" if ratio is None else "%.2f" % ratio,
+        "-" if p99 is None else "%.1f s" % (p99 / 1000), s.get("late_answers_total", "-"), s.get("expired_in_queue", "-"),
+        "-" if not done or not secs else "%.2f" % (done / secs), thr))
+PY
+}
+
+# --- the incident replay ---------------------------------------------------------------------------------------
+# BENCH_INCIDENT_REPLICAS replicas of BENCH_INCIDENT_CPU vCPU (each its own process and cgroup) behind ONE EMQX pool
+# (BENCH_INCIDENT_POOL connections x pipelining, each connection opened once to a replica kube-proxy picks at random
+# and kept: ServiceEndpoints in the load generator), BENCH_INCIDENT_RATE fresh logins/s, devices retrying fixed:12s.
+INCIDENT_RUNS=() INCIDENT_CAPACITY=""
+replica_port() { echo $(( AUTH_PORT + $1 )); }
+
+start_replicas() {
+  local config=$1 i
+  shift
+  # Started together (a JVM start under a 0.25-vCPU quota takes a while), then each awaited.
+  for i in $(seq 1 "$BENCH_INCIDENT_REPLICAS"); do
+    launch_pod "replica-$i" "$(replica_port "$i")" "$BENCH_INCIDENT_CPU" "incident-$config" "$@"
+  done
+  local ready_s
+  for i in $(seq 1 "$BENCH_INCIDENT_REPLICAS"); do
+    ready_s=$(await_pod "replica-$i" "$(replica_port "$i")" "incident-$config")
+    log "auth-service replica-$i (incident-$config) ready after $ready_s s"
+  done
+  for i in $(seq 1 "$BENCH_INCIDENT_REPLICAS"); do
+    loadtest run --url "$(url_of "$(replica_port "$i")")" "${COMMON_NO_URL[@]}" --devices "$CAPACITY_DEVICES" \
+      --device-prefix bench-capacity- --closed-loop 2 --pool-size 2 --pipelining 1 --duration 6s --service-metrics none \
+      --out "$BENCH_OUT/warmup-replica-$i-$config" --label warm-up --progress none >/dev/null
+  done
+}
+
+replica_urls() {
+  local i
+  for i in $(seq 1 "$BENCH_INCIDENT_REPLICAS"); do printf -- '--url\n%s\n' "$(url_of "$(replica_port "$i")")"; done
+}
+
+# The replicas' summed honest capacity, each measured on its own (one caller per bcrypt thread), in parallel.
+incident_capacity() {
+  local i pids=() total=0 cap
+  for i in $(seq 1 "$BENCH_INCIDENT_REPLICAS"); do
+    pod_capacity "$(replica_port "$i")" "$BENCH_INCIDENT_CPU" "incident-capacity-replica-$i" >"$RUN_DIR/incident-capacity-$i" &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do wait "${pids[$i]}" || die "incident capacity run failed"; done
+  for i in $(seq 1 "$BENCH_INCIDENT_REPLICAS"); do
+    cap=$(cat "$RUN_DIR/incident-capacity-$i")
+    total=$(awk -v a="$total" -v b="$cap" 'BEGIN { printf "%.2f", a + b }')
+  done
+  echo "$total"
+}
+
+# One incident point: name pool pipelining [extra loadtest options ...].
+incident_point() {
+  local name=$1 pool=$2 pipelining=$3
+  shift 3
+  local devices urls
+  devices=$(BENCH_POINT_DURATION=${INCIDENT_DURATION:-$BENCH_POINT_DURATION} devices_for "$BENCH_INCIDENT_RATE")
+  seed "$name" "$devices"
+  mapfile -t urls < <(replica_urls)
+  log "$name: $BENCH_INCIDENT_RATE logins/s over $BENCH_INCIDENT_REPLICAS replicas of $BENCH_INCIDENT_CPU vCPU behind one pool of $pool x pipelining $pipelining, retry fixed:12s, ${INCIDENT_DURATION:-$BENCH_POINT_DURATION}"
+  loadtest run "${urls[@]}" "${COMMON_NO_URL[@]}" "$@" --devices "$devices" --device-prefix "bench-$name-" \
+    --rate "$BENCH_INCIDENT_RATE" --pool-size "$pool" --pipelining "$pipelining" --retry fixed:12s \
+    --duration "${INCIDENT_DURATION:-$BENCH_POINT_DURATION}" --capacity "$INCIDENT_CAPACITY" --out "$BENCH_OUT/$name" \
+    --label "$name" --progress lines 2>"$LOG_DIR/loadtest-$name.log" \
+    || { tail -n 20 "$LOG_DIR/loadtest-$name.log" >&2; die "$name failed"; }
+  INCIDENT_RUNS+=(--run "$name=$BENCH_OUT/$name/summary.json")
+}
+
+# A cold replica joins in the middle of the storm: the warm replicas take the storm; BENCH_COLD_AT seconds in, a new
+# replica starts (no warm-up, as the HPA starts one) and joins the Service when its readiness answers; what EMQX's
+# open connections do then is ON_JOIN (keep: ehttpc's own behaviour; reopen: every connection reopened).
+cold_point() {
+  local on_join=$1 name="incident-cold-replica-$on_join" slot port devices urls lt ready_s
+  slot=replica-$(( BENCH_INCIDENT_REPLICAS + 1 ))
+  port=$(replica_port $(( BENCH_INCIDENT_REPLICAS + 1 )))
+  devices=$(BENCH_POINT_DURATION=$BENCH_COLD_DURATION devices_for "$BENCH_INCIDENT_RATE")
+  seed "$name" "$devices"
+  mapfile -t urls < <(replica_urls)
+  log "$name: $BENCH_INCIDENT_RATE logins/s, $BENCH_COLD_DURATION; $slot starts cold at ${BENCH_COLD_AT}s and joins when ready (--on-join $on_join)"
+  loadtest run "${urls[@]}" --join "$(url_of "$port")" --on-join "$on_join" --readiness-period "$BENCH_READINESS_PERIOD" \
+    "${COMMON_NO_URL[@]}" --devices "$devices" --device-prefix "bench-$name-" --rate "$BENCH_INCIDENT_RATE" \
+    --pool-size "$BENCH_INCIDENT_POOL" --pipelining 1 --retry fixed:12s --duration "$BENCH_COLD_DURATION" \
+    --capacity "$INCIDENT_CAPACITY" --out "$BENCH_OUT/$name" --label "$name" --progress lines \
+    >"$LOG_DIR/loadtest-$name.out" 2>"$LOG_DIR/loadtest-$name.log" &
+  lt=$!
+  sleep "$BENCH_COLD_AT"
+  launch_pod "$slot" "$port" "$BENCH_INCIDENT_CPU" "cold-$on_join" "${PROTECTED[@]}"
+  ready_s=$(await_pod "$slot" "$port" "cold-$on_join")
+  log "$name: $slot ready $ready_s s after its start"
+  wait "$lt" || { tail -n 20 "$LOG_DIR/loadtest-$name.log" >&2; die "$name failed"; }
+  stop_pod "$slot"
+  COLD_RUNS+=("$name $slot $ready_s")
+  INCIDENT_RUNS+=(--run "$name=$BENCH_OUT/$name/summary.json")
+}
+COLD_RUNS=()
+
+incident() {
+  local any=0 p
+  for p in incident-protected incident-unprotected incident-unprotected-pipelining-100 incident-cold-replica; do
+    selected "$p" && any=1
+  done
+  (( any )) || return 0
+  INCIDENT_DURATION=$BENCH_POINT_DURATION
+  start_replicas protected "${PROTECTED[@]}"
+  INCIDENT_CAPACITY=$(incident_capacity)
+  awk -v c="$INCIDENT_CAPACITY" 'BEGIN { exit !(c > 0) }' || die "incident: the replicas' capacity runs got no allows"
+  log "incident: $BENCH_INCIDENT_REPLICAS replicas of $BENCH_INCIDENT_CPU vCPU, capacity $INCIDENT_CAPACITY allows/s together"
+  selected incident-protected && { incident_point incident-protected "$BENCH_INCIDENT_POOL" 1; sleep "$BENCH_SETTLE"; }
+  if selected incident-cold-replica; then
+    for on_join in $BENCH_COLD_ON_JOIN; do cold_point "$on_join"; sleep "$BENCH_SETTLE"; done
+  fi
+  if selected incident-unprotected || selected incident-unprotected-pipelining-100; then
+    start_replicas unprotected "${UNPROTECTED[@]}"
+    selected incident-unprotected && { incident_point incident-unprotected "$BENCH_INCIDENT_POOL" 1; sleep "$BENCH_SETTLE"; }
+    selected incident-unprotected-pipelining-100 && incident_point incident-unprotected-pipelining-100 "$BENCH_INCIDENT_POOL" 100
+  fi
+  stop_all_pods
+}
+
+# The incident table (compare) and each cold replica's first BENCH_COLD_SHOWN seconds after readiness, per second.
+incident_table() {
+  (( ${#INCIDENT_RUNS[@]} > 0 )) || return 0
+  echo
+  echo "Incident replay: $BENCH_INCIDENT_REPLICAS replicas of $BENCH_INCIDENT_CPU vCPU (a cgroup each, $(pod_cgroup_kind)) behind one" \
+    "EMQX pool of $BENCH_INCIDENT_POOL connections (each opened once to a replica picked at random, and kept)," \
+    "$BENCH_INCIDENT_RATE logins/s offered, retry fixed:12s, request_timeout $BENCH_REQUEST_TIMEOUT; capacity" \
+    "= the replicas' honest capacities summed: $INCIDENT_CAPACITY allows/s"
+  # compare divides by a capacity run's steady-state goodput: the replicas' sum, written as one.
+  mkdir -p "$BENCH_OUT/incident-capacity"
+  printf '{ "label" : "incident-capacity", "steady_state" : { "goodput" : %s } }\n' "$INCIDENT_CAPACITY" \
+    >"$BENCH_OUT/incident-capacity/summary.json"
+  java -jar "$LOADTEST_JAR" compare --capacity "$BENCH_OUT/incident-capacity/summary.json" "${INCIDENT_RUNS[@]}" \
+    --out "$BENCH_OUT/incident" | tee "$BENCH_OUT/incident-table.txt"
+  local run name slot ready_s
+  for run in "${COLD_RUNS[@]}"; do
+    read -r name slot ready_s <<<"$run"
+    echo
+    echo "$name: $slot started cold at ${BENCH_COLD_AT}s, ready after $ready_s s; per second from its readiness" \
+      "(allows = in time at EMQX; the Service = every replica):"
+    python3 - "$BENCH_OUT/$name/replicas.csv" "$slot" "$BENCH_COLD_SHOWN" "$INCIDENT_CAPACITY" "$BENCH_INCIDENT_REPLICAS" <<'PY' | tee -a "$BENCH_OUT/incident-table.txt"
+import csv, sys
+path, slot, shown, capacity, replicas = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+try:
+    rows = list(csv.DictReader(open(path)))
+except OSError:
+    print("  (no replicas.csv)"); sys.exit(0)
+per_replica = capacity / replicas
+service = {}
+for r in rows:
+    service[r["second"]] = service.get(r["second"], 0) + int(r["allows_in_time"])
+mine = [r for r in rows if r["replica"] == slot and r["ready"] == "1"][:shown]
+if not mine:
+    print("  never ready during the run"); sys.exit(0)
+print("  %-7s %-12s %-8s %-7s %-9s %-5s %-22s %s" % ("second", "connections", "answers", "allows", "refusals", "late", "allows / its capacity", "Service allows/s"))
+for r in mine:
+    print("  %-7s %-12s %-8s %-7s %-9s %-5s %-22s %s" % (r["second"], r["connections"], r["answers"], r["allows_in_time"],
+          r["refusals"], r["late"], "%.2f" % (int(r["allows_in_time"]) / per_replica), service[r["second"]]))
+first10 = sum(int(r["allows_in_time"]) for r in mine[:10])
+print("  first 10 s after readiness: %d allows = %.2f of one replica's capacity (%.2f/s)" % (first10, first10 / 10 / per_replica, per_replica))
+PY
+  done
+}
