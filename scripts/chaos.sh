@@ -180,18 +180,25 @@ fi
 if selected adversary; then
   log "adversary: lockout of 50 known devices, a spray over 2000 registered ids, a flood of invented ids"
   # The spray's targets and the devices that log in for the first time during it share one bcrypt string (the known
-  # devices' password, cost 10), written straight into the table: 3 500 PUTs would take minutes of bcrypt.
+  # devices' password, cost 10), written straight into the table: 3 500 PUTs would take minutes of bcrypt. The cold
+  # devices are this phase's own and this run's own (the database outlives a run: a previous run's rows carry its
+  # password and verifiers), registered now, after every other phase, so each of them is really cold: registered,
+  # active, never verified, with the right password. Older runs' adversary rows go first.
+  adversary_run=$(date +%s)
+  spray_prefix=chaos-spray-$adversary_run-
+  cold_prefix=chaos-cold-$adversary_run-
   known_hash=$(psql_db -c "SELECT password_hash FROM device_credentials WHERE client_id = 'chaos-known-0'")
-  psql_db -c "INSERT INTO device_credentials (client_id, password_hash) SELECT 'chaos-spray-' || g, '$known_hash'
-    FROM generate_series(0, 1999) g ON CONFLICT DO NOTHING"
-  psql_db -c "INSERT INTO device_credentials (client_id, password_hash) SELECT 'chaos-cold-' || g, '$known_hash'
-    FROM generate_series(0, 1499) g ON CONFLICT DO NOTHING"
-  for i in $(seq 0 1499); do echo "chaos-cold-$i $DEVICE_PASSWORD"; done >"$CHAOS_OUT/cold.txt"
+  psql_db -c "DELETE FROM device_credentials WHERE client_id LIKE 'chaos-spray-%' OR client_id LIKE 'chaos-cold-%'"
+  psql_db -c "INSERT INTO device_credentials (client_id, password_hash) SELECT '$spray_prefix' || g, '$known_hash'
+    FROM generate_series(0, 1999) g"
+  psql_db -c "INSERT INTO device_credentials (client_id, password_hash) SELECT '$cold_prefix' || g, '$known_hash'
+    FROM generate_series(0, 1499) g"
+  for i in $(seq 0 1499); do echo "$cold_prefix$i $DEVICE_PASSWORD"; done >"$CHAOS_OUT/cold.txt"
   # Ten of the victims lose their verifier: their next login during the attack is a cold check.
   psql_db -c "UPDATE device_credentials SET verifier_key_id = NULL, verifier = NULL
     WHERE client_id IN (SELECT 'chaos-known-' || g FROM generate_series(0, 9) g)"
   python3 "$ROOT/scripts/chaos/adversary.py" --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" \
-    --cold "$CHAOS_OUT/cold.txt" --out "$CHAOS_OUT/adversary.jsonl" --victims 50 --spray-prefix chaos-spray- \
+    --cold "$CHAOS_OUT/cold.txt" --out "$CHAOS_OUT/adversary.jsonl" --victims 50 --spray-prefix "$spray_prefix" \
     --spray-count 2000 --flood-rate 3000 2>>"$LOG_DIR/abuse.log" || log "adversary run failed"
 fi
 if selected abuse; then

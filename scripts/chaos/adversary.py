@@ -98,22 +98,29 @@ def fleet(a, rec, known, stop):
 
 
 def cold_logins(a, rec, cold, stop):
-    """New devices logging in for the first time (a bcrypt each), closed loop, each from its own address."""
+    """New devices logging in for the first time (a bcrypt each), closed loop, each from its own address. A device
+    refused "not now" (503, or no answer) tries again with the same credential after a short back-off, as a device
+    reconnecting does: the population is used up by decisions only, so it lasts the whole phase and every login in
+    it is a cold one."""
     nxt = [0]
     lock = threading.Lock()
 
     def caller(n):
         holder = [None]
+        k = None
         while not stop.is_set():
-            with lock:
-                k = nxt[0]
-                nxt[0] += 1
+            if k is None:
+                with lock:
+                    k = nxt[0]
+                    nxt[0] += 1
             if k >= len(cold):
                 return
             cid, pw = cold[k]
             s, d, st, res, reason = authn(holder, a.port, cid, pw, address("10.20", k))
             rec.write({"k": "cold", "t": s, "d": d, "status": st, "result": res, "reason": reason, "id": cid})
-            if st != 200:
+            if st == 200:
+                k = None
+            else:
                 time.sleep(0.05)  # a refused device backs off a little
 
     threads = [threading.Thread(target=caller, args=(n,), daemon=True) for n in range(a.cold_callers)]
@@ -241,7 +248,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--known", required=True, help='"clientid password" lines of devices with a verifier')
-    ap.add_argument("--cold", required=True, help='"clientid password" lines of devices that never logged in')
+    ap.add_argument("--cold", required=True, help='"clientid password" lines of registered devices that never logged'
+                    ' in, used by nothing else (the spray\'s legitimate cold logins)')
     ap.add_argument("--out", required=True)
     ap.add_argument("--victims", type=int, default=50)
     ap.add_argument("--spray-prefix", default="chaos-spray-")
