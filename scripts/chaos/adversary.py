@@ -10,7 +10,7 @@ While the known devices reconnect (fast path, each from its own address) and new
   flood    invented, well-formed client ids at --flood-rate a second from 256 addresses
 Every answer is recorded in --out (JSON lines): {"k": kind, "t", "d", "status", "result", "reason", "id"}, kinds
 known, victim, cold, attack, spray; the flood as one line a second {"k": "flood", "t", "sent", "statuses"}; and the
-phases as {"k": "mark", "event", "t"}. scripts/chaos/analyse.py judges them (--adversary).
+phases as {"k": "mark", "event", "t"} (the quiet spell's and each attack's with "hashes", auth-service's bcrypt count). scripts/chaos/analyse.py judges them (--adversary).
 """
 import argparse, http.client, json, os, random, socket, sys, threading, time
 
@@ -24,8 +24,22 @@ class Recorder:
         with self.lock:
             self.out.write(json.dumps(row) + "\n")
 
-    def mark(self, event):
-        self.write({"k": "mark", "event": event, "t": time.time()})
+    def mark(self, event, **figures):
+        self.write(dict({"k": "mark", "event": event, "t": time.time()}, **figures))
+
+
+def hashes(port):
+    """bcrypt checks auth-service has made so far (its identity_bcrypt_duration_seconds count), None if unreadable:
+    the spray's marks carry it, so that what the sprayers took of bcrypt is measured, not inferred."""
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        c.request("GET", "/q/metrics")
+        text = c.getresponse().read().decode("utf-8", "replace")
+        c.close()
+        return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+                   if line.startswith("identity_bcrypt_duration_seconds_count"))
+    except Exception:
+        return None
 
 
 def authn(conn_holder, port, cid, password, peer, timeout=10):
@@ -68,14 +82,15 @@ def paced(stop, rate, callers, work):
 
 
 def timed_phase(a, rec, name, stop, rate, callers, one):
-    """One attack between its start and end marks: `callers` threads pacing one() at `rate` for --phase-seconds."""
-    rec.mark(name + "-start")
+    """One attack between its start and end marks (with auth-service's bcrypt count): `callers` threads pacing one()
+    at `rate` for --phase-seconds."""
+    rec.mark(name + "-start", hashes=hashes(a.port))
     threads = paced(stop, rate, callers, one)
     time.sleep(a.phase_seconds)
     stop.set()
     for t in threads:
         t.join()
-    rec.mark(name + "-end")
+    rec.mark(name + "-end", hashes=hashes(a.port))
 
 
 def address(net, n):
@@ -277,7 +292,7 @@ def main():
     background = fleet(a, rec, known, stop)
     time.sleep(2)
     lockout(a, rec, known)
-    rec.mark("quiet-start")
+    rec.mark("quiet-start", hashes=hashes(a.port))
     background += cold_logins(a, rec, cold, stop)
     time.sleep(a.quiet_seconds)
     spray(a, rec)

@@ -115,6 +115,16 @@ def adversary_figures(rows, request_timeout):
     allows_before, allows_during = cold_allows(q0 + 1, s0), cold_allows(s0 + 1, s1)
     capacity, during = rate(allows_before, q0 + 1, s0), rate(allows_during, s0 + 1, s1)
     spray = [r for r in calls if r["k"] == "spray"]
+    # What bcrypt did, from auth-service's own count at the marks (when adversary.py could read it): hashes a second
+    # in the quiet spell and during the spray, and the spray's hashes that were not legitimate cold logins'.
+    counted = {r["event"]: r.get("hashes") for r in rows if r["k"] == "mark"}
+    hashes = None
+    if all(counted.get(m) is not None for m in ("quiet-start", "spray-start", "spray-end")):
+        during_hashes = counted["spray-end"] - counted["spray-start"]
+        legit = sum(1 for r in calls if r["k"] == "cold" and allowed(r) and s0 <= r["t"] + r["d"] < s1)
+        hashes = {"per_s_quiet": round((counted["spray-start"] - counted["quiet-start"]) / max(s0 - q0, 0.001), 2),
+                  "per_s_spray": round(during_hashes / max(s1 - s0, 0.001), 2),
+                  "spray": int(during_hashes), "not_cold_logins_during_spray": int(during_hashes) - legit}
 
     # Flood: the known devices' logins sent during it, allowed within request_timeout.
     f0, f1 = marks.get("flood-start", 0), marks.get("flood-end", 0)
@@ -135,7 +145,7 @@ def adversary_figures(rows, request_timeout):
         "cold_allows_per_s_before_spray": capacity, "cold_allows_per_s_during_spray": during,
         "cold_allows_before_spray": allows_before, "cold_allows_during_spray": allows_during,
         "cold_logins": sum(1 for r in calls if r["k"] == "cold"),
-        "spray_requests": len(spray), "spray_answers": count_answers(spray),
+        "spray_requests": len(spray), "spray_answers": count_answers(spray), "bcrypt": hashes,
         "flood_sent": flood_sent, "flood_rate_per_s": round(flood_sent / max(f1 - f0, 0.001), 1),
         "flood_statuses": flood_statuses,
         "known_logins_during_flood": len(known), "known_allowed_in_time_during_flood": in_time,
@@ -471,6 +481,11 @@ def main():
                       adversary["spray_requests"], adversary["flood_rate_per_s"],
                       adversary["known_allowed_in_time_during_flood"], adversary["known_logins_during_flood"],
                       adversary["request_timeout_s"], adversary["other_5xx"]))
+        if adversary.get("bcrypt"):
+            b = adversary["bcrypt"]
+            out.append("adversary: bcrypt %s hashes/s in the quiet spell, %s during the spray; of the spray's %d hashes,"
+                       " %d were not the legitimate cold logins'" % (b["per_s_quiet"], b["per_s_spray"], b["spray"],
+                                                                      b["not_cold_logins_during_spray"]))
     out.append("secrets: %d secrets (tokens, passwords, fast-path key, bcrypt hashes) searched in %d log files: %d hits"
                % (total["secrets_searched"], total["log_files_searched"], total["secret_hits"]))
     out.append("total: %d answers, %d 5xx other than 503, %d acknowledged PUTs checked, %d missing, %d acknowledged"
