@@ -31,7 +31,8 @@ import io.restassured.response.Response;
  * A sprayer sends its wrong passwords at once (EMQX's connection pool does): once its address has a wrong password
  * charged, the cold checks it has in flight take their guess before the hash, so ten at once over ten registered ids
  * cost at most the one guess it has left, not a hash each. (On the old code the address's budget was charged only
- * after each hash, so all ten passed the check while the first was hashing and nine were hashed.)
+ * after each hash, so every check that arrived while the first was hashing passed and was hashed as far as bcrypt's
+ * queue admitted it: 3 hashes in the run that checked it, on a busy machine.)
  */
 @QuarkusTest
 @TestProfile(GuessesInFlightTest.SprayBudgets.class)
