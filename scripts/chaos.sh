@@ -55,21 +55,28 @@ expected_faults() { for f in $ALL_FAULTS; do selected "$f" && printf '%s ' "$f";
 psql_db() { PGPASSWORD=$DB_PASSWORD psql -X -q -At -h 127.0.0.1 -p "$PG_PORT" -U "$DB_USER" -d "$DB_NAME" "$@"; }
 
 start_service() { # name port env...
-  local name=$1 port=$2 jar
+  local name=$1 port=$2 jar attempt
   shift 2
   jar=$([[ $name == auth-service ]] && echo "$AUTH_JAR" || echo "$REG_JAR")
-  (
-    export IDENTITY_DB_HOST=127.0.0.1 IDENTITY_DB_PORT=$PGBOUNCER_PORT IDENTITY_DB_NAME=$DB_NAME
-    export IDENTITY_SCHEMA_PORT=$PG_PORT
-    exec env "$@" java -Xmx384m -jar "$jar"
-  ) >>"$LOG_DIR/$name.log" 2>&1 &
-  echo $! >"$RUN_DIR/chaos-$name.pid"
-  for _ in $(seq 1 240); do
-    curl -fsS "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && return 0
-    kill -0 "$(cat "$RUN_DIR/chaos-$name.pid")" 2>/dev/null || { tail -n 30 "$LOG_DIR/$name.log" >&2; die "$name exited"; }
-    sleep 0.25
+  # A service that exits while starting is started again, twice at most: on a machine busy with other work its first
+  # connection (a SCRAM login, then Flyway) can outlast the pool's acquisition timeout, which is no fault under test.
+  for attempt in 1 2 3; do
+    (
+      export IDENTITY_DB_HOST=127.0.0.1 IDENTITY_DB_PORT=$PGBOUNCER_PORT IDENTITY_DB_NAME=$DB_NAME
+      export IDENTITY_SCHEMA_PORT=$PG_PORT
+      exec env "$@" java -Xmx384m -jar "$jar"
+    ) >>"$LOG_DIR/$name.log" 2>&1 &
+    echo $! >"$RUN_DIR/chaos-$name.pid"
+    for _ in $(seq 1 240); do
+      curl -fsS "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && return 0
+      kill -0 "$(cat "$RUN_DIR/chaos-$name.pid")" 2>/dev/null || break
+      sleep 0.25
+    done
+    kill -0 "$(cat "$RUN_DIR/chaos-$name.pid")" 2>/dev/null && die "$name did not become ready"
+    log "$name exited while starting (attempt $attempt of 3)"
   done
-  die "$name did not become ready"
+  tail -n 30 "$LOG_DIR/$name.log" >&2
+  die "$name exited"
 }
 start_registration() {
   start_service registration-service "$REGISTRATION_PORT" REGISTRATION_PORT="$REGISTRATION_PORT" REGISTRATION_HOST=127.0.0.1 \
@@ -180,18 +187,25 @@ fi
 if selected adversary; then
   log "adversary: lockout of 50 known devices, a spray over 2000 registered ids, a flood of invented ids"
   # The spray's targets and the devices that log in for the first time during it share one bcrypt string (the known
-  # devices' password, cost 10), written straight into the table: 3 500 PUTs would take minutes of bcrypt.
+  # devices' password, cost 10), written straight into the table: 3 500 PUTs would take minutes of bcrypt. The cold
+  # devices are this phase's own and this run's own (the database outlives a run: a previous run's rows carry its
+  # password and verifiers), registered now, after every other phase, so each of them is really cold: registered,
+  # active, never verified, with the right password. Older runs' adversary rows go first.
+  adversary_run=$(date +%s)
+  spray_prefix=chaos-spray-$adversary_run-
+  cold_prefix=chaos-cold-$adversary_run-
   known_hash=$(psql_db -c "SELECT password_hash FROM device_credentials WHERE client_id = 'chaos-known-0'")
-  psql_db -c "INSERT INTO device_credentials (client_id, password_hash) SELECT 'chaos-spray-' || g, '$known_hash'
-    FROM generate_series(0, 1999) g ON CONFLICT DO NOTHING"
-  psql_db -c "INSERT INTO device_credentials (client_id, password_hash) SELECT 'chaos-cold-' || g, '$known_hash'
-    FROM generate_series(0, 1499) g ON CONFLICT DO NOTHING"
-  for i in $(seq 0 1499); do echo "chaos-cold-$i $DEVICE_PASSWORD"; done >"$CHAOS_OUT/cold.txt"
+  psql_db -c "DELETE FROM device_credentials WHERE client_id LIKE 'chaos-spray-%' OR client_id LIKE 'chaos-cold-%'"
+  psql_db -c "INSERT INTO device_credentials (client_id, password_hash) SELECT '$spray_prefix' || g, '$known_hash'
+    FROM generate_series(0, 1999) g"
+  psql_db -c "INSERT INTO device_credentials (client_id, password_hash) SELECT '$cold_prefix' || g, '$known_hash'
+    FROM generate_series(0, 1499) g"
+  for i in $(seq 0 1499); do echo "$cold_prefix$i $DEVICE_PASSWORD"; done >"$CHAOS_OUT/cold.txt"
   # Ten of the victims lose their verifier: their next login during the attack is a cold check.
   psql_db -c "UPDATE device_credentials SET verifier_key_id = NULL, verifier = NULL
     WHERE client_id IN (SELECT 'chaos-known-' || g FROM generate_series(0, 9) g)"
   python3 "$ROOT/scripts/chaos/adversary.py" --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" \
-    --cold "$CHAOS_OUT/cold.txt" --out "$CHAOS_OUT/adversary.jsonl" --victims 50 --spray-prefix chaos-spray- \
+    --cold "$CHAOS_OUT/cold.txt" --out "$CHAOS_OUT/adversary.jsonl" --victims 50 --spray-prefix "$spray_prefix" \
     --spray-count 2000 --flood-rate 3000 2>>"$LOG_DIR/abuse.log" || log "adversary run failed"
 fi
 if selected abuse; then

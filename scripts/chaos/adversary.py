@@ -10,7 +10,7 @@ While the known devices reconnect (fast path, each from its own address) and new
   flood    invented, well-formed client ids at --flood-rate a second from 256 addresses
 Every answer is recorded in --out (JSON lines): {"k": kind, "t", "d", "status", "result", "reason", "id"}, kinds
 known, victim, cold, attack, spray; the flood as one line a second {"k": "flood", "t", "sent", "statuses"}; and the
-phases as {"k": "mark", "event", "t"}. scripts/chaos/analyse.py judges them (--adversary).
+phases as {"k": "mark", "event", "t"} (the quiet spell's and each attack's with "hashes", auth-service's bcrypt count). scripts/chaos/analyse.py judges them (--adversary).
 """
 import argparse, http.client, json, os, random, socket, sys, threading, time
 
@@ -24,8 +24,22 @@ class Recorder:
         with self.lock:
             self.out.write(json.dumps(row) + "\n")
 
-    def mark(self, event):
-        self.write({"k": "mark", "event": event, "t": time.time()})
+    def mark(self, event, **figures):
+        self.write(dict({"k": "mark", "event": event, "t": time.time()}, **figures))
+
+
+def hashes(port):
+    """bcrypt checks auth-service has made so far (its identity_bcrypt_duration_seconds count), None if unreadable:
+    the spray's marks carry it, so that what the sprayers took of bcrypt is measured, not inferred."""
+    try:
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        c.request("GET", "/q/metrics")
+        text = c.getresponse().read().decode("utf-8", "replace")
+        c.close()
+        return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+                   if line.startswith("identity_bcrypt_duration_seconds_count"))
+    except Exception:
+        return None
 
 
 def authn(conn_holder, port, cid, password, peer, timeout=10):
@@ -68,14 +82,15 @@ def paced(stop, rate, callers, work):
 
 
 def timed_phase(a, rec, name, stop, rate, callers, one):
-    """One attack between its start and end marks: `callers` threads pacing one() at `rate` for --phase-seconds."""
-    rec.mark(name + "-start")
+    """One attack between its start and end marks (with auth-service's bcrypt count): `callers` threads pacing one()
+    at `rate` for --phase-seconds."""
+    rec.mark(name + "-start", hashes=hashes(a.port))
     threads = paced(stop, rate, callers, one)
     time.sleep(a.phase_seconds)
     stop.set()
     for t in threads:
         t.join()
-    rec.mark(name + "-end")
+    rec.mark(name + "-end", hashes=hashes(a.port))
 
 
 def address(net, n):
@@ -98,22 +113,29 @@ def fleet(a, rec, known, stop):
 
 
 def cold_logins(a, rec, cold, stop):
-    """New devices logging in for the first time (a bcrypt each), closed loop, each from its own address."""
+    """New devices logging in for the first time (a bcrypt each), closed loop, each from its own address. A device
+    refused "not now" (503, or no answer) tries again with the same credential after a short back-off, as a device
+    reconnecting does: the population is used up by decisions only, so it lasts the whole phase and every login in
+    it is a cold one."""
     nxt = [0]
     lock = threading.Lock()
 
     def caller(n):
         holder = [None]
+        k = None
         while not stop.is_set():
-            with lock:
-                k = nxt[0]
-                nxt[0] += 1
+            if k is None:
+                with lock:
+                    k = nxt[0]
+                    nxt[0] += 1
             if k >= len(cold):
                 return
             cid, pw = cold[k]
             s, d, st, res, reason = authn(holder, a.port, cid, pw, address("10.20", k))
             rec.write({"k": "cold", "t": s, "d": d, "status": st, "result": res, "reason": reason, "id": cid})
-            if st != 200:
+            if st == 200:
+                k = None
+            else:
                 time.sleep(0.05)  # a refused device backs off a little
 
     threads = [threading.Thread(target=caller, args=(n,), daemon=True) for n in range(a.cold_callers)]
@@ -241,7 +263,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--known", required=True, help='"clientid password" lines of devices with a verifier')
-    ap.add_argument("--cold", required=True, help='"clientid password" lines of devices that never logged in')
+    ap.add_argument("--cold", required=True, help='"clientid password" lines of registered devices that never logged'
+                    ' in, used by nothing else (the spray\'s legitimate cold logins)')
     ap.add_argument("--out", required=True)
     ap.add_argument("--victims", type=int, default=50)
     ap.add_argument("--spray-prefix", default="chaos-spray-")
@@ -269,7 +292,7 @@ def main():
     background = fleet(a, rec, known, stop)
     time.sleep(2)
     lockout(a, rec, known)
-    rec.mark("quiet-start")
+    rec.mark("quiet-start", hashes=hashes(a.port))
     background += cold_logins(a, rec, cold, stop)
     time.sleep(a.quiet_seconds)
     spray(a, rec)

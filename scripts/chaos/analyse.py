@@ -19,6 +19,10 @@ BULKHEAD_SHARE = 0.8
 # the legitimate cold logins' rate during the spray as a share of their rate just before it (the bcrypt capacity).
 FLOOD_ALLOWED_SHARE = 0.99
 SPRAY_COLD_SHARE = 0.8
+# A comparison or share measured on a handful of answers proves nothing (1 allow before and 1 during is "1.0 x"): each
+# verdict that compares a rate with a baseline, or counts a share, fails unless every figure it rests on counts at
+# least this many answers (and so is never 0).
+MIN_SAMPLES = 20
 
 
 def opened(path):
@@ -104,11 +108,23 @@ def adversary_figures(rows, request_timeout):
 
     # Spray: the cold logins' allows a second, in the quiet spell before it and during it (its first second left out).
     q0, s0, s1 = marks.get("quiet-start", 0), marks.get("spray-start", 0), marks.get("spray-end", 0)
-    def cold_rate(start, end):
-        n = sum(1 for r in calls if r["k"] == "cold" and allowed(r) and start <= r["t"] + r["d"] < end)
+    def cold_allows(start, end):
+        return sum(1 for r in calls if r["k"] == "cold" and allowed(r) and start <= r["t"] + r["d"] < end)
+    def rate(n, start, end):
         return round(n / max(end - start, 0.001), 2)
-    capacity, during = cold_rate(q0 + 1, s0), cold_rate(s0 + 1, s1)
+    allows_before, allows_during = cold_allows(q0 + 1, s0), cold_allows(s0 + 1, s1)
+    capacity, during = rate(allows_before, q0 + 1, s0), rate(allows_during, s0 + 1, s1)
     spray = [r for r in calls if r["k"] == "spray"]
+    # What bcrypt did, from auth-service's own count at the marks (when adversary.py could read it): hashes a second
+    # in the quiet spell and during the spray, and the spray's hashes that were not legitimate cold logins'.
+    counted = {r["event"]: r.get("hashes") for r in rows if r["k"] == "mark"}
+    hashes = None
+    if all(counted.get(m) is not None for m in ("quiet-start", "spray-start", "spray-end")):
+        during_hashes = counted["spray-end"] - counted["spray-start"]
+        legit = sum(1 for r in calls if r["k"] == "cold" and allowed(r) and s0 <= r["t"] + r["d"] < s1)
+        hashes = {"per_s_quiet": round((counted["spray-start"] - counted["quiet-start"]) / max(s0 - q0, 0.001), 2),
+                  "per_s_spray": round(during_hashes / max(s1 - s0, 0.001), 2),
+                  "spray": int(during_hashes), "not_cold_logins_during_spray": int(during_hashes) - legit}
 
     # Flood: the known devices' logins sent during it, allowed within request_timeout.
     f0, f1 = marks.get("flood-start", 0), marks.get("flood-end", 0)
@@ -127,7 +143,9 @@ def adversary_figures(rows, request_timeout):
         "victim_logins": sum(len(v) for v in victims.values()),
         "attack_requests": len(attack), "attack_answers": count_answers(attack),
         "cold_allows_per_s_before_spray": capacity, "cold_allows_per_s_during_spray": during,
-        "spray_requests": len(spray), "spray_answers": count_answers(spray),
+        "cold_allows_before_spray": allows_before, "cold_allows_during_spray": allows_during,
+        "cold_logins": sum(1 for r in calls if r["k"] == "cold"),
+        "spray_requests": len(spray), "spray_answers": count_answers(spray), "bcrypt": hashes,
         "flood_sent": flood_sent, "flood_rate_per_s": round(flood_sent / max(f1 - f0, 0.001), 1),
         "flood_statuses": flood_statuses,
         "known_logins_during_flood": len(known), "known_allowed_in_time_during_flood": in_time,
@@ -144,24 +162,35 @@ def count_answers(rows):
     return counts
 
 
+def enough(*counts):
+    """Whether every count a verdict rests on reaches MIN_SAMPLES."""
+    return all(n >= MIN_SAMPLES for n in counts)
+
+
 def judge_adversary(promise, adv):
     promise("adversary: every phase ran", adv["phases_ran"], "lockout, spray and flood marks present: %s"
             % adv["phases_ran"])
-    promise("adversary: no legitimate device locked out", adv["victims"] > 0 and not adv["victims_locked_out"],
+    promise("adversary: no legitimate device locked out",
+            adv["victims"] > 0 and enough(adv["victim_logins"], adv["attack_requests"]) and not adv["victims_locked_out"],
             "%d attacked devices logged in %d times during %d guesses (%s); locked out: %s; answered only 503: %s"
+            " (at least %d logins and %d guesses needed)"
             % (adv["victims"], adv["victim_logins"], adv["attack_requests"], adv["attack_answers"],
-               adv["victims_locked_out"] or "none", adv["victims_only_503"] or "none"))
+               adv["victims_locked_out"] or "none", adv["victims_only_503"] or "none", MIN_SAMPLES, MIN_SAMPLES))
     known, in_time = adv["known_logins_during_flood"], adv["known_allowed_in_time_during_flood"]
     promise("adversary: >= %g%% of known devices' fast-path logins allowed within %g s during the flood"
             % (FLOOD_ALLOWED_SHARE * 100, adv["request_timeout_s"]),
-            known > 0 and in_time >= FLOOD_ALLOWED_SHARE * known,
-            "%d of %d, while %d invented ids were sent (%s/s; answers %s)" % (in_time, known, adv["flood_sent"],
-                                                                       adv["flood_rate_per_s"], adv["flood_statuses"]))
+            enough(known) and in_time >= FLOOD_ALLOWED_SHARE * known,
+            "%d of %d (at least %d needed), while %d invented ids were sent (%s/s; answers %s)"
+            % (in_time, known, MIN_SAMPLES, adv["flood_sent"], adv["flood_rate_per_s"], adv["flood_statuses"]))
     before, during = adv["cold_allows_per_s_before_spray"], adv["cold_allows_per_s_during_spray"]
+    # The capacity is measured, not assumed: a baseline of no allows, or of a few (a cold population that was
+    # already used up, a quiet spell too short), would let any figure "keep" it.
+    baseline = adv.get("cold_allows_before_spray", 0)
     promise("adversary: cold logins keep >= %g x the bcrypt capacity during the spray" % SPRAY_COLD_SHARE,
-            before > 0 and during >= SPRAY_COLD_SHARE * before,
-            "%s allows/s before the spray, %s during it (%d sprayed guesses: %s)"
-            % (before, during, adv["spray_requests"], adv["spray_answers"]))
+            enough(baseline, adv["spray_requests"]) and before > 0 and during >= SPRAY_COLD_SHARE * before,
+            "%s allows/s before the spray (%d allows; at least %d needed), %s during it (%d sprayed guesses, at least"
+            " %d needed: %s)" % (before, baseline, MIN_SAMPLES, during, adv["spray_requests"], MIN_SAMPLES,
+                                 adv["spray_answers"]))
     promise("adversary: no 5xx other than 503", adv["other_5xx"] == 0, "%d such answers" % adv["other_5xx"])
 
 
@@ -220,9 +249,10 @@ def judge(table, abuse, total, a, adversary=None):
         if "auth_goodput_with_burst" in r:
             before, during = r["auth_goodput_without_burst"], r["auth_goodput_with_burst"]
             promise("registration burst leaves auth-service its goodput (>= %g x)" % BULKHEAD_SHARE,
-                    before > 0 and during >= BULKHEAD_SHARE * before,
-                    "%s allows/s without the burst, %s with it; share not allowed %s without, %s with"
-                    % (before, during, r["auth_refused_share_without_burst"], r["auth_refused_share_with_burst"]))
+                    enough(r.get("auth_allows_without_burst", 0)) and before > 0 and during >= BULKHEAD_SHARE * before,
+                    "%s allows/s without the burst (%d allows; at least %d needed), %s with it; share not allowed %s"
+                    " without, %s with" % (before, r.get("auth_allows_without_burst", 0), MIN_SAMPLES, during,
+                                           r["auth_refused_share_without_burst"], r["auth_refused_share_with_burst"]))
     if adversary is not None:
         judge_adversary(promise, adversary)
     elif not a.no_adversary:
@@ -355,14 +385,16 @@ def main():
         }
         if name == "burst-during-storm":
             storm = load_jsonl(a.storm)
+            def allows(t0, t1):
+                return sum(1 for s in storm if t0 <= s["t"] + s["d"] < t1 and s.get("result") == "allow")
             def goodput(t0, t1):
-                n = sum(1 for s in storm if t0 <= s["t"] + s["d"] < t1 and s.get("result") == "allow")
-                return round(n / max(t1 - t0, 0.001), 1)
+                return round(allows(t0, t1) / max(t1 - t0, 0.001), 1)
             def refused(t0, t1):
                 answers = [s for s in storm if t0 <= s["t"] + s["d"] < t1]
                 return round(sum(1 for s in answers if s["status"] != 200) / max(len(answers), 1), 3)
             row["auth_goodput_without_burst"] = goodput(w["storm-start"] + 1, w["fault"])
             row["auth_goodput_with_burst"] = goodput(w["fault"], w["repair"])
+            row["auth_allows_without_burst"] = allows(w["storm-start"] + 1, w["fault"])
             row["auth_refused_share_without_burst"] = refused(w["storm-start"] + 1, w["fault"])
             row["auth_refused_share_with_burst"] = refused(w["fault"], w["repair"])
         if name.endswith("sigterm"):
@@ -449,6 +481,11 @@ def main():
                       adversary["spray_requests"], adversary["flood_rate_per_s"],
                       adversary["known_allowed_in_time_during_flood"], adversary["known_logins_during_flood"],
                       adversary["request_timeout_s"], adversary["other_5xx"]))
+        if adversary.get("bcrypt"):
+            b = adversary["bcrypt"]
+            out.append("adversary: bcrypt %s hashes/s in the quiet spell, %s during the spray; of the spray's %d hashes,"
+                       " %d were not the legitimate cold logins'" % (b["per_s_quiet"], b["per_s_spray"], b["spray"],
+                                                                      b["not_cold_logins_during_spray"]))
     out.append("secrets: %d secrets (tokens, passwords, fast-path key, bcrypt hashes) searched in %d log files: %d hits"
                % (total["secrets_searched"], total["log_files_searched"], total["secret_hits"]))
     out.append("total: %d answers, %d 5xx other than 503, %d acknowledged PUTs checked, %d missing, %d acknowledged"

@@ -49,6 +49,11 @@ data:
   IDENTITY_AUTH_MAX_SESSION_LIFE: {{ $svc.maxSessionLife | quote }}
   IDENTITY_AUTH_RATE_LIMIT_ATTEMPTS: {{ $svc.rateLimit.attempts | quote }}
   IDENTITY_AUTH_RATE_LIMIT_PERIOD: {{ $svc.rateLimit.period | quote }}
+  IDENTITY_AUTH_RATE_LIMIT_ENABLED: {{ $svc.rateLimit.enabled | quote }}
+  IDENTITY_AUTH_RATE_LIMIT_CLIENT_ATTEMPTS: {{ $svc.rateLimit.clientAttempts | int64 | quote }}
+  IDENTITY_AUTH_RATE_LIMIT_SOURCE_FAILURES: {{ $svc.rateLimit.sourceFailures | int64 | quote }}
+  IDENTITY_AUTH_RATE_LIMIT_SOURCE_GUESSES: {{ $svc.rateLimit.sourceGuesses | int64 | quote }}
+  IDENTITY_AUTH_RATE_LIMIT_MAX_TRACKED_DEVICES: {{ $svc.rateLimit.maxTrackedDevices | int64 | quote }}
   # The verified-credential fast path; the key set (IDENTITY_AUTH_FAST_PATH_KEYS) and this service's own database
   # role (IDENTITY_DB_USER / IDENTITY_DB_PASSWORD) come from Secrets (_fastpath.tpl).
   IDENTITY_AUTH_FAST_PATH_ENABLED: {{ $svc.fastPath.enabled | quote }}

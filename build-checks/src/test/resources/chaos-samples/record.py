@@ -20,6 +20,7 @@ args = sys.argv[2:] if adversary_only else sys.argv[1:]
 out_dir = args[0] if len(args) > 0 else "target/chaos"
 stack_dir = args[1] if len(args) > 1 else ".local/chaos"
 run = os.path.join(HERE, "pass-full-run")
+MIN_SAMPLES = 20  # scripts/chaos/analyse.py's: the fewest answers a verdict may rest on
 
 
 def gz(src, dst):
@@ -67,6 +68,24 @@ def record_adversary():
              and marks["quiet-start"] + 1 <= r["t"] + r["d"] < marks["spray-start"]]
     sample("fail-spray-starves-cold-logins", "adversary: cold logins keep >= 0.8 x the bcrypt capacity",
            {"adversary.jsonl.append": "".join(line(**dict(r, id=r["id"] + "-again")) for r in quiet)})
+    # The quiet spell moved to the spray's start: the baseline holds no allow (a cold population used up before the
+    # phase, as in a full run before the adversary's devices were its own), so no figure can be said to keep it.
+    sample("fail-spray-baseline-empty", "adversary: cold logins keep >= 0.8 x the bcrypt capacity",
+           {"adversary.jsonl.append": line(k="mark", event="quiet-start", t=marks["spray-start"])})
+    # The quiet spell shortened until its baseline holds fewer allows than a verdict may rest on, while the rate they
+    # give is still kept during the spray: only the sample-count rule can refuse it.
+    ends = sorted(r["t"] + r["d"] for r in quiet)
+    during = sum(1 for r in rows if r["k"] == "cold" and r["status"] == 200 and r.get("result") == "allow"
+                 and marks["spray-start"] + 1 <= r["t"] + r["d"] < marks["spray-end"])
+    during_rate = during / (marks["spray-end"] - marks["spray-start"] - 1)
+    for k in range(MIN_SAMPLES - 1, 1, -1):
+        start = ends[-k] - 1e-6  # the window [start, spray-start) holds the last k allows
+        if during_rate >= 0.8 * k / (marks["spray-start"] - start):
+            break
+    else:
+        sys.exit("no baseline of fewer than %d allows whose rate the spray kept" % MIN_SAMPLES)
+    sample("fail-spray-baseline-too-small", "adversary: cold logins keep >= 0.8 x the bcrypt capacity",
+           {"adversary.jsonl.append": line(k="mark", event="quiet-start", t=start - 1)})
     spray = next(r for r in rows if r["k"] == "spray")
     sample("fail-adversary-5xx", "adversary: no 5xx other than 503", {"adversary.jsonl.append": line(
         **dict(spray, status=500, result="", reason="internal_error"))})

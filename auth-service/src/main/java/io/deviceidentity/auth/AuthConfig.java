@@ -102,13 +102,17 @@ public interface AuthConfig {
 
         /**
          * Wrong passwords (failures that cost a bcrypt) one source address may cause per period at one replica,
-         * refilled smoothly, at most a quarter of them at once; beyond it, cold checks from that address are denied without bcrypt. Much smaller than
-         * {@link #sourceFailures()}: each costs a hash, so this is what keeps a spray over many registered ids from
-         * taking the fleet's bcrypt capacity. A device with a matching verifier is still allowed, and a device with a
-         * wrong password is denied anyway; only a device without a verifier (new or re-keyed), behind the same address,
-         * waits for the budget to refill.
+         * refilled smoothly, at most a quarter of them at once; beyond it, cold checks from that address are denied
+         * without bcrypt. Much smaller than {@link #sourceFailures()}: each costs a hash, so this is what keeps a spray
+         * over many registered ids from taking the fleet's bcrypt capacity (4 addresses: at most 4 × 10 = 40 hashes a
+         * minute, 0.7/s, against the ~13/s one core hashes). Wrong passwords sent at once are all charged, beyond the
+         * budget if need be (a debt the address pays back before its next hash), and while an address has any charged
+         * its cold checks take their guess before the hash (given back on a match), so guesses in flight count. A NAT
+         * whose devices send up to this many wrong passwords a minute (five devices with a stale password retrying
+         * every 30 s) keeps every cold login; a device with a matching verifier is allowed whatever the address spent,
+         * and only a device without a verifier (new or re-keyed) behind an address over budget waits for it to refill.
          */
-        @WithDefault("20")
+        @WithDefault("10")
         int sourceGuesses();
 
         /** Devices whose counts are kept in memory at once; the least recently seen are forgotten first. */

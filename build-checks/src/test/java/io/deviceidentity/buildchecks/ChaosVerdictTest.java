@@ -41,7 +41,8 @@ class ChaosVerdictTest {
             "fail-cut-mid-answer-on-sigterm", "fail-bulkhead-broken", "fail-memory-unbounded",
             "fail-normal-client-refused", "fail-idle-connections-not-held", "fail-fault-window-missing",
             "fail-hostile-body-stored", "fail-right-token-refused-under-flood", "fail-device-locked-out",
-            "fail-flood-starves-fast-path", "fail-spray-starves-cold-logins", "fail-adversary-5xx");
+            "fail-flood-starves-fast-path", "fail-spray-starves-cold-logins", "fail-spray-baseline-empty",
+            "fail-spray-baseline-too-small", "fail-adversary-5xx");
 
     @Test
     void everyBrokenPromiseHasAFailingSample() throws IOException {

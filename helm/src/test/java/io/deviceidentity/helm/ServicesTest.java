@@ -107,6 +107,11 @@ class ServicesTest {
                 Map.entry("IDENTITY_AUTH_MAX_SESSION_LIFE", "24h"),
                 Map.entry("IDENTITY_AUTH_RATE_LIMIT_ATTEMPTS", "10"),
                 Map.entry("IDENTITY_AUTH_RATE_LIMIT_PERIOD", "1m"),
+                Map.entry("IDENTITY_AUTH_RATE_LIMIT_ENABLED", "true"),
+                Map.entry("IDENTITY_AUTH_RATE_LIMIT_CLIENT_ATTEMPTS", "100"),
+                Map.entry("IDENTITY_AUTH_RATE_LIMIT_SOURCE_FAILURES", "1000"),
+                Map.entry("IDENTITY_AUTH_RATE_LIMIT_SOURCE_GUESSES", "10"),
+                Map.entry("IDENTITY_AUTH_RATE_LIMIT_MAX_TRACKED_DEVICES", "200000"),
                 Map.entry("IDENTITY_AUTH_FAST_PATH_ENABLED", "true"),
                 Map.entry("IDENTITY_SCHEMA_MIGRATE", "false"),
                 // TLS and the management port (issue 22; TlsChartTest has the details).

@@ -42,10 +42,11 @@ import io.deviceidentity.overload.ServiceUnavailableException;
  *       nobody's failures can stop a device presenting a credential it has used before;</li>
  *   <li>a cold check: denied {@code attempts_exhausted} (200, which ends EMQX's chain; never 429 or 503) when the
  *       source or the (client id, source) pair or the client id is over its failure budget ({@link AttemptBudget},
- *       shared by every replica); otherwise joined to an identical check in flight if there is one
- *       ({@link IdenticalChecks}), or connection turn-taking and bcrypt on the {@link BcryptExecutor}, admitted by
- *       waiting time (saturated → 503 overload at once); a match writes a verifier after the answer, a mismatch is
- *       charged to every budget.</li>
+ *       shared by every replica; the source's wrong passwords are charged even beyond its budget, and while it has
+ *       any charged its guess is taken before the hash, so guesses in flight count); otherwise joined to an
+ *       identical check in flight if there is one ({@link IdenticalChecks}), or connection turn-taking and bcrypt
+ *       on the {@link BcryptExecutor}, admitted by waiting time (saturated → 503 overload at once); a match writes a
+ *       verifier after the answer, a mismatch is charged to every budget.</li>
  * </ol>
  * Why the read comes before bcrypt's refusal: answering a revoked device 503 instead of deny would let EMQX ask the
  * next authenticator in its chain, and answering an unknown one {@code overload} would hide a misconfigured fleet
@@ -174,17 +175,33 @@ public class Authenticator {
             if (!allowed) {
                 return decided(AuthnOutcome.deny(ATTEMPTS_EXHAUSTED));
             }
-            return identicalChecks.check(clientId, request.username(), password, device,
-                    () -> hash(request, password, device, deadline, connection))
-                    .thenApply(matches -> {
-                        if (!matches) {
-                            sources.guessed(source);
-                            attempts.failed(clientId, source);
-                            return AuthnOutcome.deny("bad_password");
-                        }
-                        recentlyActive.seenInactive(clientId);
-                        return AuthnOutcome.allow(device);
-                    });
+            // Decided again at the last moment, with the address's guesses in flight counted (SourceBudget).
+            SourceBudget.Guess guess = sources.tryGuess(source);
+            if (guess == null) {
+                return decided(AuthnOutcome.deny(ATTEMPTS_EXHAUSTED));
+            }
+            CompletionStage<Boolean> checked;
+            try {
+                checked = identicalChecks.check(clientId, request.username(), password, device,
+                        () -> hash(request, password, device, deadline, connection));
+            } catch (RuntimeException e) {
+                guess.notAGuess();
+                throw e;
+            }
+            return checked.whenComplete((matches, failure) -> {
+                if (Boolean.FALSE.equals(matches)) {
+                    guess.wrongPassword();
+                } else {
+                    guess.notAGuess();
+                }
+            }).thenApply(matches -> {
+                if (!matches) {
+                    attempts.failed(clientId, source);
+                    return AuthnOutcome.deny("bad_password");
+                }
+                recentlyActive.seenInactive(clientId);
+                return AuthnOutcome.allow(device);
+            });
         });
     }
 

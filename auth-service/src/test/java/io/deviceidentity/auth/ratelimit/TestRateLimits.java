@@ -33,7 +33,7 @@ final class TestRateLimits {
             }
 
             public int sourceGuesses() {
-                return 20;
+                return 10;
             }
 
             public long maxTrackedDevices() {
