@@ -193,7 +193,10 @@ count_5xx_not_503() {
 }
 
 # --- the verdicts ------------------------------------------------------------------------------------------------
-service_port() { case "$1" in auth-service) echo 8081 ;; *) echo 8082 ;; esac; }
+# Metrics are on each pod's management interface (container port "management", IDENTITY_MANAGEMENT_PORT, 9000 in
+# the chart), plain HTTP, not on the API port (docs/security.md#encryption-hop-by-hop).
+MANAGEMENT_PORT=9000
+management_port() { echo "$MANAGEMENT_PORT"; }
 
 no_500() {
   local component pod count previous pods total=0 restarts
@@ -201,7 +204,7 @@ no_500() {
     pods=$(pods_of "$component") || fail "cannot list the $component pods"
     [[ -n "$pods" ]] || fail "no $component pod found: nothing to judge"
     for pod in $pods; do
-      count=$(metrics_of "$pod" "$(service_port "$component")" | count_5xx_not_503)
+      count=$(metrics_of "$pod" "$(management_port)" | count_5xx_not_503)
       restarts=$(restarts_of "$pod" "$component")
       previous=0
       if ((restarts > 0)); then
@@ -291,7 +294,7 @@ refusal_report() {
   local pod pods text=
   pods=$(pods_of auth-service 2>/dev/null) || true
   for pod in $pods; do
-    text+=$(metrics_of "$pod" "$(service_port auth-service)" 2>/dev/null)$'\n' || true
+    text+=$(metrics_of "$pod" "$(management_port)" 2>/dev/null)$'\n' || true
   done
   if [[ -z "${text//[$'\n']/}" ]]; then
     log "auth-service's 503 answers: its metrics could not be read"
@@ -329,7 +332,7 @@ snapshot() {
     [[ -n "$pods" || "$component" != auth-service ]] || fail "no auth-service pod found: nothing to judge"
     for pod in $pods; do
       echo "# pod $pod $component"
-      metrics_of "$pod" "$(service_port "$component")"
+      metrics_of "$pod" "$(management_port)"
     done
   done
 }

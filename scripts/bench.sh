@@ -164,7 +164,7 @@ start_auth() {
   ) >"$LOG_DIR/auth-service-$name.log" 2>&1 &
   echo $! >"$AUTH_PID_FILE"
   for _ in $(seq 1 240); do
-    curl -fsS "http://127.0.0.1:$AUTH_PORT/q/health/ready" >/dev/null 2>&1 && return 0
+    curl -fsS "http://127.0.0.1:$((AUTH_PORT + 1000))/q/health/ready" >/dev/null 2>&1 && return 0
     kill -0 "$(cat "$AUTH_PID_FILE")" 2>/dev/null || { tail -n 30 "$LOG_DIR/auth-service-$name.log" >&2; die "auth-service exited"; }
     sleep 0.5
   done
@@ -227,11 +227,11 @@ point() {
 # The service's Prometheus value of one series (labels included, e.g. 'x_total{result="written"}'), or the sum of
 # all series of a name without labels given; 0 when absent.
 metric() {
-  curl -fsS "http://127.0.0.1:$AUTH_PORT/q/metrics" 2>/dev/null | awk -v m="$1" '
+  curl -fsS "http://127.0.0.1:$((AUTH_PORT + 1000))/q/metrics" 2>/dev/null | awk -v m="$1" '
     $1 == m || (index(m, "{") == 0 && index($1, m "{") == 1) { sum += $2 } END { printf "%.0f\n", sum }'
 }
 metric_float() {
-  curl -fsS "http://127.0.0.1:$AUTH_PORT/q/metrics" 2>/dev/null | awk -v m="$1" '$1 == m { sum += $2 } END { printf "%.6f\n", sum }'
+  curl -fsS "http://127.0.0.1:$((AUTH_PORT + 1000))/q/metrics" 2>/dev/null | awk -v m="$1" '$1 == m { sum += $2 } END { printf "%.6f\n", sum }'
 }
 # A number from a run's summary.json: the first "<field>" : N after the first "<section>" key.
 summary_number() {
