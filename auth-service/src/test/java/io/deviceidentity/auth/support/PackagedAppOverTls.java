@@ -5,14 +5,13 @@ import java.util.HashMap;
 import java.util.Map;
 
 import io.deviceidentity.testsupport.tls.LocalCa;
-import io.restassured.RestAssured;
+import io.deviceidentity.testsupport.tls.ServedOverTls;
 
 /**
  * {@link PackagedAppOnTestStack} with HTTPS on the main port, as the chart runs it: a server certificate from a CA of
- * the test's own (scripts/local-ca.sh, as {@code make up}), re-read every second so that a test can renew it, and
- * RestAssured trusting that CA (Quarkus points RestAssured at {@code https://} when the artifact says it listens
- * there), so that existing suites run over TLS unchanged. Init arg {@code client-auth=required} adds mutual TLS
- * with EMQX's client certificate from the same CA. A second CA ({@link #OTHER}) signs what must be refused.
+ * the test's own (scripts/local-ca.sh, as {@code make up}), and RestAssured trusting it (test-support
+ * {@link ServedOverTls}), so that existing suites run over TLS unchanged. Init arg {@code client-auth=required} adds
+ * mutual TLS with EMQX's client certificate from the same CA. A second CA ({@link #other}) signs what must be refused.
  */
 public class PackagedAppOverTls extends PackagedAppOnTestStack {
 
@@ -31,14 +30,10 @@ public class PackagedAppOverTls extends PackagedAppOnTestStack {
     @Override
     public Map<String, String> start() {
         Path root = Path.of("target", "tls-it", clientAuth).toAbsolutePath();
-        ca = LocalCa.in(root.resolve("ca")).issue("auth-service").issue("emqx-client");
+        ca = LocalCa.in(root.resolve("ca")).issue("emqx-client");
         other = LocalCa.in(root.resolve("other")).issue("auth-service").issue("emqx-client");
-        RestAssured.trustStore(ca.trustStore());
         Map<String, String> properties = new HashMap<>(super.start());
-        properties.put("identity.tls.enabled", "true");
-        properties.put("identity.tls.cert-file", ca.certificate("auth-service").toString());
-        properties.put("identity.tls.key-file", ca.key("auth-service").toString());
-        properties.put("identity.tls.reload-period", "1s");
+        properties.putAll(ServedOverTls.settings(ca, "auth-service"));
         properties.put("identity.tls.client-auth", clientAuth);
         properties.put("identity.tls.client-ca-file", ca.caCertificate().toString());
         return properties;
@@ -46,6 +41,7 @@ public class PackagedAppOverTls extends PackagedAppOnTestStack {
 
     @Override
     public void stop() {
-        RestAssured.reset();
+        super.stop();
+        ServedOverTls.forget();
     }
 }
