@@ -195,8 +195,9 @@ count_5xx_not_503() {
 }
 
 # --- the verdicts ------------------------------------------------------------------------------------------------
-# /q/metrics is on the management port of both services (never on the authn or API port).
-service_port() { echo "$MANAGEMENT_PORT"; }
+# Metrics are on each pod's management interface (container port "management", IDENTITY_MANAGEMENT_PORT, 9000 in
+# the chart), plain HTTP, not on the API port (docs/security.md#encryption-hop-by-hop).
+management_port() { echo "$MANAGEMENT_PORT"; }
 
 no_500() {
   local component pod count previous pods total=0 restarts
@@ -204,7 +205,7 @@ no_500() {
     pods=$(pods_of "$component") || fail "cannot list the $component pods"
     [[ -n "$pods" ]] || fail "no $component pod found: nothing to judge"
     for pod in $pods; do
-      count=$(metrics_of "$pod" "$(service_port "$component")" | count_5xx_not_503)
+      count=$(metrics_of "$pod" "$(management_port)" | count_5xx_not_503)
       restarts=$(restarts_of "$pod" "$component")
       previous=0
       if ((restarts > 0)); then
@@ -294,7 +295,7 @@ refusal_report() {
   local pod pods text=
   pods=$(pods_of auth-service 2>/dev/null) || true
   for pod in $pods; do
-    text+=$(metrics_of "$pod" "$(service_port auth-service)" 2>/dev/null)$'\n' || true
+    text+=$(metrics_of "$pod" "$(management_port)" 2>/dev/null)$'\n' || true
   done
   if [[ -z "${text//[$'\n']/}" ]]; then
     log "auth-service's 503 answers: its metrics could not be read"
@@ -332,7 +333,7 @@ snapshot() {
     [[ -n "$pods" || "$component" != auth-service ]] || fail "no auth-service pod found: nothing to judge"
     for pod in $pods; do
       echo "# pod $pod $component"
-      metrics_of "$pod" "$(service_port "$component")"
+      metrics_of "$pod" "$(management_port)"
     done
   done
 }

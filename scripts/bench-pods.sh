@@ -142,7 +142,8 @@ await_pod() {
   local slot=$1 port=$2 name=$3 pid_file
   pid_file=$(pid_file_of "$slot")
   for _ in $(seq 1 480); do
-    if curl -fsS "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1; then
+    # Health is on the management interface: the main port + 1000 by default (docs/configuration.md).
+    if curl -fsS "http://127.0.0.1:$((port + 1000))/q/health/ready" >/dev/null 2>&1; then
       awk -v t0="${POD_STARTED_AT[$slot]}" -v t1="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", t1 - t0 }'
       return 0
     fi
@@ -213,9 +214,10 @@ pod_capacity() {
   grep -o '"goodput" : [0-9.]*' "$BENCH_OUT/$out/summary.json" | head -n 1 | awk '{print $3}'
 }
 
-# "sum count" of identity_bcrypt_duration_seconds on the service at PORT (0 0 when unreachable).
+# "sum count" of identity_bcrypt_duration_seconds on the service at PORT (0 0 when unreachable), read from its
+# management interface (PORT + 1000).
 bcrypt_totals() {
-  curl -fsS "http://127.0.0.1:$1/q/metrics" 2>/dev/null | awk '
+  curl -fsS "http://127.0.0.1:$(($1 + 1000))/q/metrics" 2>/dev/null | awk '
     $1 ~ /^identity_bcrypt_duration_seconds_sum/ { s += $2 } $1 ~ /^identity_bcrypt_duration_seconds_count/ { c += $2 }
     END { printf "%.6f %d\n", s, c }'
 }

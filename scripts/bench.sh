@@ -219,11 +219,11 @@ point() {
 # The service's Prometheus value of one series (labels included, e.g. 'x_total{result="written"}'), or the sum of
 # all series of a name without labels given; 0 when absent.
 metric() {
-  curl -fsS "http://127.0.0.1:$AUTH_PORT/q/metrics" 2>/dev/null | awk -v m="$1" '
+  curl -fsS "http://127.0.0.1:$((AUTH_PORT + 1000))/q/metrics" 2>/dev/null | awk -v m="$1" '
     $1 == m || (index(m, "{") == 0 && index($1, m "{") == 1) { sum += $2 } END { printf "%.0f\n", sum }'
 }
 metric_float() {
-  curl -fsS "http://127.0.0.1:$AUTH_PORT/q/metrics" 2>/dev/null | awk -v m="$1" '$1 == m { sum += $2 } END { printf "%.6f\n", sum }'
+  curl -fsS "http://127.0.0.1:$((AUTH_PORT + 1000))/q/metrics" 2>/dev/null | awk -v m="$1" '$1 == m { sum += $2 } END { printf "%.6f\n", sum }'
 }
 # A number from a run's summary.json: the first "<field>" : N after the first "<section>" key.
 summary_number() {

@@ -68,7 +68,8 @@ start_service() { # name port env...
     ) >>"$LOG_DIR/$name.log" 2>&1 &
     echo $! >"$RUN_DIR/chaos-$name.pid"
     for _ in $(seq 1 240); do
-      curl -fsS "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && return 0
+      # Health is on the management interface: the main port + 1000 by default (docs/configuration.md).
+      curl -fsS "http://127.0.0.1:$((port + 1000))/q/health/ready" >/dev/null 2>&1 && return 0
       kill -0 "$(cat "$RUN_DIR/chaos-$name.pid")" 2>/dev/null || break
       sleep 0.25
     done

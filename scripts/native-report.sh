@@ -117,7 +117,7 @@ measure() {
   }
   status=000
   for _ in $(seq 1 600); do
-    status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/q/health/ready" || true)
+    status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((port + 1000))/q/health/ready" || true)
     [[ "$status" == 200 ]] && break
     alive || break
     sleep 0.05

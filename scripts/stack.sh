@@ -19,6 +19,11 @@
 # DB_PASSWORD, and auth-service's role AUTH_DB_USER/AUTH_DB_PASSWORD. REGISTRATION_TOKENS (comma-separated
 # <id>:<scopes>:<token>) sets registration-service's accepted tokens.
 #
+# TLS=1 (the default) serves both services over HTTPS with certificates from scripts/local-ca.sh: one CA per stack
+# directory ($STACK_DIR/tls/ca.crt, created on first `up` and kept), leaves for auth-service, registration-service
+# and EMQX's client certificate; curl them with --cacert "$STACK_DIR/tls/ca.crt". TLS=0 serves plain HTTP. Health
+# and metrics are on each service's management interface, plain HTTP, on its port + 1000 (9081, 9082).
+#
 # Profiles keep `make up` and `make test` apart: dev uses ports 55432/56432, test 55433/56433 (all overridable:
 # PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT). State lives under .local/<profile>/ (STACK_DIR; under
 # /tmp when root runs a checkout the postgres user cannot reach), and so do the ports a running stack was started
@@ -35,7 +40,10 @@ PROFILE=${2:-dev}
 source "$ROOT/scripts/stack-layout.sh"
 # shellcheck source=packages.sh
 source "$ROOT/scripts/packages.sh"
-: "${AUTH_PORT:=8081}" "${REGISTRATION_PORT:=8082}" "${DEMO_DEVICES:=100}" "${BIND_HOST:=127.0.0.1}"
+: "${AUTH_PORT:=8081}" "${REGISTRATION_PORT:=8082}" "${DEMO_DEVICES:=100}" "${BIND_HOST:=127.0.0.1}" "${TLS:=1}"
+# The services' management interface (health, metrics): their port + 1000, the services' own default, set
+# explicitly so that the readiness wait below and the services agree (docs/configuration.md).
+MANAGEMENT_OFFSET=1000
 : "${DB_NAME:=identity}" "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}" "${EXTERNAL_DB:=0}"
 # auth-service's own role (reads credentials, writes fast-path verifiers; the V2 migration grants exactly that).
 : "${AUTH_DB_USER:=identity_auth}" "${AUTH_DB_PASSWORD:=identity-auth-local-dev}"
@@ -252,6 +260,8 @@ start_service() {
   local fingerprint
   fingerprint=$(service_fingerprint "$name" "$jar" "$@")
   service_running "$name" || port_free_or_die "$port" "$name" "$(printf '%s' "${name%-service}" | tr '[:lower:]' '[:upper:]')_PORT"
+  service_running "$name" || port_free_or_die "$((port + MANAGEMENT_OFFSET))" "$name's management interface" \
+    "$(printf '%s' "${name%-service}" | tr '[:lower:]' '[:upper:]')_PORT"
   if service_running "$name"; then
     local before changes
     before=$(cat "$RUN_DIR/$name.config" 2>/dev/null || true)
@@ -272,7 +282,7 @@ start_service() {
   echo $! >"$RUN_DIR/$name.pid"
   (umask 077; printf '%s\n' "$fingerprint" >"$RUN_DIR/$name.config")
   for _ in $(seq 1 120); do
-    curl -fsS "http://$host:$port/q/health/ready" >/dev/null 2>&1 && return
+    curl -fsS "http://$host:$((port + MANAGEMENT_OFFSET))/q/health/ready" >/dev/null 2>&1 && return
     service_running "$name" || { tail -n 40 "$LOG_DIR/$name.log" >&2; die "$name exited (log: $LOG_DIR/$name.log)"; }
     sleep 0.5
   done
@@ -345,6 +355,22 @@ registration_tokens() {
   printf '%s' "${REGISTRATION_TOKENS:-admin:read+write+superuser+import-replace:dev-registration-token}"
 }
 
+# TLS=1: the local CA and the services' leaves under $STACK_DIR/tls (kept across `up`s: a leaf is issued only when
+# missing), and what each service then runs with. Sets TLS_ENV_AUTH / TLS_ENV_REGISTRATION (arrays of VAR=value).
+tls_setup() {
+  TLS_ENV_AUTH=(IDENTITY_TLS_ENABLED=false) TLS_ENV_REGISTRATION=(IDENTITY_TLS_ENABLED=false)
+  [[ "$TLS" == 1 ]] || return 0
+  local dir=$STACK_DIR/tls name
+  "$ROOT/scripts/local-ca.sh" ca "$dir" >/dev/null
+  for name in auth-service registration-service emqx-client; do
+    [[ -s "$dir/$name.crt" && -s "$dir/$name.key" ]] || "$ROOT/scripts/local-ca.sh" issue "$dir" "$name" >/dev/null
+  done
+  TLS_ENV_AUTH=(IDENTITY_TLS_ENABLED=true "IDENTITY_TLS_CERT_FILE=$dir/auth-service.crt"
+    "IDENTITY_TLS_KEY_FILE=$dir/auth-service.key")
+  TLS_ENV_REGISTRATION=(IDENTITY_TLS_ENABLED=true "IDENTITY_TLS_CERT_FILE=$dir/registration-service.crt"
+    "IDENTITY_TLS_KEY_FILE=$dir/registration-service.key")
+}
+
 up() {
   command -v curl >/dev/null 2>&1 || die "curl is needed"
   local tokens
@@ -358,20 +384,31 @@ up() {
     db_up
   fi
   build_services
+  tls_setup
   # registration-service owns the schema: it starts first and migrates (directly against PostgreSQL); auth-service
   # then finds the schema in place and does not migrate.
   start_service registration-service "$REGISTRATION_PORT" REGISTRATION_PORT="$REGISTRATION_PORT" \
     REGISTRATION_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=true REGISTRATION_TOKENS="$tokens" \
-    IDENTITY_AUTH_DB_USER="$AUTH_DB_USER"
+    IDENTITY_AUTH_DB_USER="$AUTH_DB_USER" IDENTITY_MANAGEMENT_PORT="$((REGISTRATION_PORT + MANAGEMENT_OFFSET))" \
+    "${TLS_ENV_REGISTRATION[@]}"
   start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=false \
-    IDENTITY_DB_USER="$AUTH_DB_USER" IDENTITY_DB_PASSWORD="$AUTH_DB_PASSWORD" IDENTITY_AUTH_FAST_PATH_KEYS="$FAST_PATH_KEYS"
+    IDENTITY_DB_USER="$AUTH_DB_USER" IDENTITY_DB_PASSWORD="$AUTH_DB_PASSWORD" IDENTITY_AUTH_FAST_PATH_KEYS="$FAST_PATH_KEYS" \
+    IDENTITY_MANAGEMENT_PORT="$((AUTH_PORT + MANAGEMENT_OFFSET))" "${TLS_ENV_AUTH[@]}"
   remember_ports
   seed_demo_devices
   # The first entry's token: what follows its second colon (the whole entry in the format before token ids).
   local host token=${tokens%%,*} token_id=""
   if [[ "$token" == *:*:* ]]; then token_id=" (id ${token%%:*})"; token=${token#*:}; token=${token#*:}; fi
   host=$(probe_host)
-  local reg="http://$host:$REGISTRATION_PORT" authn="http://$host:$AUTH_PORT/mqtt/authn"
+  # With TLS the printed curls trust the stack's CA; the certificates name localhost and 127.0.0.1.
+  local scheme=http curl="curl" trust=""
+  if [[ "$TLS" == 1 ]]; then
+    scheme=https curl="curl --cacert $STACK_DIR/tls/ca.crt"
+    trust="
+TLS: HTTPS with the local CA $STACK_DIR/tls/ca.crt (EMQX's client certificate: $STACK_DIR/tls/emqx-client.crt);
+TLS=0 make restart serves plain HTTP."
+  fi
+  local reg="$scheme://$host:$REGISTRATION_PORT" authn="$scheme://$host:$AUTH_PORT/mqtt/authn"
   local database="  PostgreSQL            127.0.0.1:$PG_PORT      (data: $DATA_DIR)
   PgBouncer             127.0.0.1:$PGBOUNCER_PORT      (transaction pooling)"
   [[ "$EXTERNAL_DB" == 1 ]] && database="  database (yours)      $DB_HOST:$DB_PORT (migrations: $DB_SCHEMA_HOST:$DB_SCHEMA_PORT)"
@@ -379,37 +416,38 @@ up() {
   [[ "$host" != "$BIND_HOST" ]] && bound="
 The services listen on $BIND_HOST:$AUTH_PORT / :$REGISTRATION_PORT (every interface): an EMQX in a container reaches
 them through the host's address (Docker: --add-host=host.docker.internal:host-gateway, then
-http://host.docker.internal:$AUTH_PORT/mqtt/authn)."
+$scheme://host.docker.internal:$AUTH_PORT/mqtt/authn)."
   cat <<MSG
 
 The local stack is up:
 $database
   registration-service  $reg   (log: $LOG_DIR/registration-service.log)
-  auth-service          http://$host:$AUTH_PORT   (log: $LOG_DIR/auth-service.log)
-$bound
+  auth-service          $scheme://$host:$AUTH_PORT   (log: $LOG_DIR/auth-service.log)
+  management            http://$host:$((AUTH_PORT + MANAGEMENT_OFFSET)), http://$host:$((REGISTRATION_PORT + MANAGEMENT_OFFSET))   (/q/health/ready, /q/metrics; plain HTTP)
+$trust$bound
 Registration API token (development only): $token$token_id
 Fast-path verifier key: the fixed development key "${FAST_PATH_KEYS%%:*}" from scripts/stack.sh (never use it elsewhere)
 
 Authenticate demo-device-1 the way EMQX does:
 
-  curl -i -X POST $authn -H 'content-type: application/json' \\
+  $curl -i -X POST $authn -H 'content-type: application/json' \\
     -d '{"clientid":"demo-device-1","username":"","password":"demo-password-1","peerhost":"127.0.0.1","cert_common_name":""}'
 
 Register a device, authenticate it, revoke it:
 
   # 1. register: 201 (200 when it exists already)
-  curl -i -X PUT $reg/v1/devices/my-device-1 -H 'Authorization: Bearer $token' \\
+  $curl -i -X PUT $reg/v1/devices/my-device-1 -H 'Authorization: Bearer $token' \\
     -H 'content-type: application/json' -d '{"password":"my-device-1-machine-generated-secret"}'
   # 2. right password: {"result":"allow",...}
-  curl -s -X POST $authn -H 'content-type: application/json' \\
+  $curl -s -X POST $authn -H 'content-type: application/json' \\
     -d '{"clientid":"my-device-1","username":"","password":"my-device-1-machine-generated-secret","peerhost":"127.0.0.1","cert_common_name":""}'
   # 3. wrong password: {"result":"deny"}
-  curl -s -X POST $authn -H 'content-type: application/json' \\
+  $curl -s -X POST $authn -H 'content-type: application/json' \\
     -d '{"clientid":"my-device-1","username":"","password":"wrong","peerhost":"127.0.0.1","cert_common_name":""}'
   # 4. revoke: 204
-  curl -i -X DELETE $reg/v1/devices/my-device-1 -H 'Authorization: Bearer $token'
+  $curl -i -X DELETE $reg/v1/devices/my-device-1 -H 'Authorization: Bearer $token'
   # 5. right password again: {"result":"deny"}
-  curl -s -X POST $authn -H 'content-type: application/json' \\
+  $curl -s -X POST $authn -H 'content-type: application/json' \\
     -d '{"clientid":"my-device-1","username":"","password":"my-device-1-machine-generated-secret","peerhost":"127.0.0.1","cert_common_name":""}'
 
 Status: make status. Restart the services: make restart. Stop it all: make down

@@ -14,6 +14,10 @@ import argparse, glob, http.client, json, os, random, socket, sys, threading, ti
 from concurrent.futures import ThreadPoolExecutor
 
 
+# Health is on each service's management interface, by default its main port + 1000 (identity-core
+# ManagementSettings; chaos.sh leaves IDENTITY_MANAGEMENT_PORT unset).
+MANAGEMENT_OFFSET = 1000
+
 def mark(path, name, event):
     with open(path, "a") as f:
         f.write(json.dumps({"fault": name, "event": event, "t": time.time()}) + "\n")
@@ -272,7 +276,7 @@ def hostile(a):
             except OSError:
                 break
     time.sleep(3)
-    _, _, st_during_idle, _, _ = request(a.auth_port, "GET", "/q/health/ready", timeout=5)
+    _, _, st_during_idle, _, _ = request(a.auth_port + MANAGEMENT_OFFSET, "GET", "/q/health/ready", timeout=5)
     results["idle_connections"] = {"requested": a.idle, "opened": len(idle), "ready_while_open": st_during_idle}
     for s in idle:
         s.close()
@@ -293,7 +297,7 @@ def hostile(a):
             except OSError:
                 pass
         time.sleep(1)
-    _, _, st_during_slow, _, _ = request(a.auth_port, "GET", "/q/health/ready", timeout=5)
+    _, _, st_during_slow, _, _ = request(a.auth_port + MANAGEMENT_OFFSET, "GET", "/q/health/ready", timeout=5)
     results["slowloris"] = {"clients": len(slow), "ready_while_trickling": st_during_slow}
     for s in slow:
         s.close()
@@ -341,8 +345,8 @@ def hostile(a):
                                 "max_s": round(max(normal_latencies), 3) if normal_latencies else None,
                                 "deadline_s": 2.0, "not_200_statuses": normal_refusals}
     results["memory"] = memory.result()
-    _, _, a_ready, _, _ = request(a.auth_port, "GET", "/q/health/ready", timeout=5)
-    _, _, r_ready, _, _ = request(a.reg_port, "GET", "/q/health/ready", timeout=5)
+    _, _, a_ready, _, _ = request(a.auth_port + MANAGEMENT_OFFSET, "GET", "/q/health/ready", timeout=5)
+    _, _, r_ready, _, _ = request(a.reg_port + MANAGEMENT_OFFSET, "GET", "/q/health/ready", timeout=5)
     results["alive_after"] = {"auth": a_ready, "registration": r_ready}
     json.dump(results, open(a.out, "w"), indent=1)
 

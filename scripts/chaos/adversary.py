@@ -14,6 +14,9 @@ phases as {"k": "mark", "event", "t"} (the quiet spell's and each attack's with 
 """
 import argparse, http.client, json, os, random, socket, sys, threading, time
 
+# Health and metrics are on the services' management interface, the main port + 1000 by default (docs/configuration.md).
+MANAGEMENT_OFFSET = 1000
+
 
 class Recorder:
     def __init__(self, path):
@@ -32,7 +35,7 @@ def hashes(port):
     """bcrypt checks auth-service has made so far (its identity_bcrypt_duration_seconds count), None if unreadable:
     the spray's marks carry it, so that what the sprayers took of bcrypt is measured, not inferred."""
     try:
-        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        c = http.client.HTTPConnection("127.0.0.1", port + MANAGEMENT_OFFSET, timeout=10)
         c.request("GET", "/q/metrics")
         text = c.getresponse().read().decode("utf-8", "replace")
         c.close()

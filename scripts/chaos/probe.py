@@ -9,6 +9,10 @@ Stops when the file named by --stop exists. Standard library only.
 import argparse, http.client, json, os, random, threading, time
 
 
+# Health is on each service's management interface, by default its main port + 1000 (identity-core
+# ManagementSettings; chaos.sh leaves IDENTITY_MANAGEMENT_PORT unset).
+MANAGEMENT_OFFSET = 1000
+
 def post(conn_box, host, port, method, path, body, headers, timeout):
     """One request; a failure's reason names the exception and the stage it happened in: "send" (connecting or
     writing the request), "await" (no status line came back) or "body" (cut in the middle of an answer)."""
@@ -105,7 +109,7 @@ def main():
         """What a Kubernetes readiness probe would see, every 100 ms: when an instance stops being ready."""
         box = [None]
         while not os.path.exists(args.stop):
-            s, e, st, reason, _ = post(box, "127.0.0.1", port, "GET", "/q/health/ready", None, {}, 1)
+            s, e, st, reason, _ = post(box, "127.0.0.1", port + MANAGEMENT_OFFSET, "GET", "/q/health/ready", None, {}, 1)
             record(w="ready", svc=service, t=s, d=e - s, status=st, reason=reason)
             if box[0] is not None:
                 box[0].close(); box[0] = None

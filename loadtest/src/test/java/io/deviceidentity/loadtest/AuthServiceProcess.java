@@ -34,7 +34,9 @@ final class AuthServiceProcess implements AutoCloseable {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " is missing: the reactor packages auth-service before this test");
         }
-        int port = freePort();
+        // The service's management interface (health, metrics) defaults to its port + 1000, where the load tool's
+        // --service-metrics auto scrapes: both ports must be free.
+        int port = freePortWithManagementBeside();
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-jar", jar.toString());
         Map<String, String> env = builder.environment();
@@ -60,7 +62,7 @@ final class AuthServiceProcess implements AutoCloseable {
 
     String metrics() throws IOException, InterruptedException {
         return HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/metrics")).build(),
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (port + 1000) + "/q/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
     }
 
@@ -90,7 +92,7 @@ final class AuthServiceProcess implements AutoCloseable {
 
     private void awaitReady(Duration limit) throws Exception {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
+        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (port + 1000) + "/q/health/ready"))
                 .timeout(Duration.ofSeconds(2)).build();
         long until = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() < until) {
@@ -110,10 +112,23 @@ final class AuthServiceProcess implements AutoCloseable {
         throw new IllegalStateException("auth-service not ready within " + limit + "; its log:\n" + Files.readString(log));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+    /** A free loopback port below 64536 whose + 1000 is free too (ephemeral ports are high: retry a few). */
+    private static int freePortWithManagementBeside() throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int port;
+            try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                port = socket.getLocalPort();
+            }
+            if (port + 1000 > 65535) {
+                continue;
+            }
+            try (ServerSocket beside = new ServerSocket(port + 1000, 1, java.net.InetAddress.getLoopbackAddress())) {
+                return port;
+            } catch (IOException taken) {
+                // try another
+            }
         }
+        throw new IOException("no free loopback port with a free port 1000 above it");
     }
 
     @Override

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 import io.deviceidentity.auth.support.PackagedAppOnTestStack;
 import io.deviceidentity.auth.support.PrometheusScrape;
+import io.deviceidentity.testsupport.ManagementInterface;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.restassured.response.Response;
@@ -48,16 +49,17 @@ class FastPathAcrossInstancesIT {
         awaitVerifier(id, "test-1");
 
         int port = freePort();
-        Process second = start(port);
+        int management = ManagementInterface.freePort();
+        Process second = start(port, management);
         try {
-            awaitReady(second, port);
+            awaitReady(second, management);
             // Readiness comes after the warm-up, which hashes a few times itself: count from here.
-            double hashedBefore = PrometheusScrape.sum(port, "identity_bcrypt_duration_seconds_count");
+            double hashedBefore = PrometheusScrape.sum(management, "identity_bcrypt_duration_seconds_count");
             Response answer = given().port(port).contentType("application/json").body(authnBody(id, "", password))
                     .post("/mqtt/authn");
             assertEquals("allow", answer.jsonPath().getString("result"), answer.asString());
-            assertEquals(1.0, PrometheusScrape.sum(port, "identity_fastpath_allows_total"), "allowed by the verifier");
-            assertEquals(hashedBefore, PrometheusScrape.sum(port, "identity_bcrypt_duration_seconds_count"),
+            assertEquals(1.0, PrometheusScrape.sum(management, "identity_fastpath_allows_total"), "allowed by the verifier");
+            assertEquals(hashedBefore, PrometheusScrape.sum(management, "identity_bcrypt_duration_seconds_count"),
                     "no bcrypt on the second for this device");
         } finally {
             second.destroy();
@@ -67,13 +69,13 @@ class FastPathAcrossInstancesIT {
         }
     }
 
-    private static Process start(int port) throws IOException {
+    private static Process start(int port, int management) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx256m"));
         // The first instance's settings (test stack, fast-path key, bcrypt limits a busy machine cannot reach: with
         // production's SCHED_IDLE hashes, a busy machine starves the second instance's warm-up and it never gets
         // ready), on a port of its own.
-        new PackagedAppOnTestStack().start().forEach((key, value) -> command.add("-D" + key + "=" + value));
+        PackagedAppOnTestStack.settings(management).forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.add("-Dquarkus.http.port=" + port);
         command.add("-Dquarkus.http.host=127.0.0.1");
         command.addAll(List.of("-jar", JAR.toString()));
@@ -81,12 +83,12 @@ class FastPathAcrossInstancesIT {
                 .redirectOutput(Path.of("target", "second-instance.log").toFile()).start();
     }
 
-    private static void awaitReady(Process process, int port) throws InterruptedException {
+    private static void awaitReady(Process process, int management) throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < until) {
             assertTrue(process.isAlive(), "the second instance exited: see target/second-instance.log");
             try {
-                if (given().port(port).get("/q/health/ready").statusCode() == 200) {
+                if (ManagementInterface.on(management).get("/q/health/ready").statusCode() == 200) {
                     return;
                 }
             } catch (Exception notYetListening) {

@@ -9,6 +9,7 @@ import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.deviceidentity.testsupport.ManagementInterface;
 import java.util.List;
 import java.util.Set;
 
@@ -44,7 +45,7 @@ class ChartMetricsExportedTest {
 
         assertTrue(ChartMetrics.referencedFromServices().contains("identity_fastpath_allows_total"),
                 "the chart's files were not read: " + ChartMetrics.referencedFromServices());
-        String scrape = given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
+        String scrape = ManagementInterface.given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
         assertEquals(Set.of(), ChartMetrics.missingFrom(scrape, OTHER_SERVICE),
                 "the chart reads metrics auth-service does not export");
     }

@@ -3,6 +3,7 @@ package io.deviceidentity.auth.support;
 import java.util.Map;
 
 import io.deviceidentity.testsupport.GatedDatabase;
+import io.deviceidentity.testsupport.ManagementInterface;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
@@ -22,5 +23,6 @@ public class DatabaseBehindGate implements QuarkusTestResourceLifecycleManager {
     @Override
     public void stop() {
         gate.close();
+        ManagementInterface.forget();
     }
 }

@@ -1,6 +1,9 @@
 package io.deviceidentity.auth.support;
 
+import java.util.HashMap;
 import java.util.Map;
+
+import io.deviceidentity.testsupport.ManagementInterface;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
@@ -18,7 +21,14 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
 
     @Override
     public Map<String, String> start() {
-        return Map.ofEntries(
+        Map<String, String> settings = new HashMap<>(settings(0));
+        settings.putAll(ManagementInterface.claimFreePort());
+        return settings;
+    }
+
+    /** What the packaged artifact runs with, its management interface on {@code managementPort} (0: unset here). */
+    public static Map<String, String> settings(int managementPort) {
+        Map<String, String> settings = new HashMap<>(Map.ofEntries(
                 Map.entry("identity.db.port", System.getProperty("test.pgbouncer.port", "56433")),
                 Map.entry("identity.schema.port", System.getProperty("test.pg.port", "55433")),
                 // The tests write device rows themselves: the table must exist even when the ITs run alone.
@@ -36,11 +46,16 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
                 Map.entry("quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN"),
                 // Warm before the first test's request, as %test does for @QuarkusTest: tests that count hashes
                 // and refusals must not share bcrypt with the warm-up (ReadyOnlyWhenWarmTest runs it as production does).
-                Map.entry("identity.readiness.warm-up-in-background", "false"));
+                Map.entry("identity.readiness.warm-up-in-background", "false")));
+        if (managementPort > 0) {
+            settings.putAll(ManagementInterface.settings(managementPort));
+        }
+        return settings;
     }
 
     @Override
     public void stop() {
-        // Nothing to stop: the stack belongs to `make test` (scripts/stack.sh db-up / db-down).
+        // The stack belongs to `make test` (scripts/stack.sh db-up / db-down); only the port claim ends here.
+        ManagementInterface.forget();
     }
 }

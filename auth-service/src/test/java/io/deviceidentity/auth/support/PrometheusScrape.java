@@ -2,6 +2,8 @@ package io.deviceidentity.auth.support;
 
 import static io.restassured.RestAssured.given;
 
+import io.deviceidentity.testsupport.ManagementInterface;
+
 /**
  * Reads the service's metrics the way Prometheus does (GET /q/metrics, text format), for tests that run against the
  * packaged artifact and so cannot inject the MeterRegistry.
@@ -13,12 +15,12 @@ public final class PrometheusScrape {
 
     /** The sum of every series of {@code sample} (a full sample name such as {@code x_seconds_count}), 0 if absent. */
     public static double sum(String sample) {
-        return parse(given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString(), sample);
+        return parse(ManagementInterface.given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString(), sample);
     }
 
     /** The sum of the series of {@code sample} whose labels contain {@code label} (e.g. {@code reason="x"}). */
     public static double sum(String sample, String label) {
-        String text = given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
+        String text = ManagementInterface.given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
         double total = 0;
         for (String line : text.split("\n")) {
             if (line.startsWith(sample + "{") && line.substring(0, line.indexOf('}') + 1).contains(label)) {
@@ -30,7 +32,7 @@ public final class PrometheusScrape {
 
     /** The same, from another instance on {@code port}. */
     public static double sum(int port, String sample) {
-        return parse(given().port(port).accept("text/plain").get("/q/metrics").then().statusCode(200).extract()
+        return parse(ManagementInterface.on(port).accept("text/plain").get("/q/metrics").then().statusCode(200).extract()
                 .asString(), sample);
     }
 

@@ -6,6 +6,7 @@ import static io.deviceidentity.auth.support.TestDevices.uniqueId;
 import static io.restassured.RestAssured.get;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.deviceidentity.testsupport.ManagementInterface;
 import org.junit.jupiter.api.Test;
 
 import io.deviceidentity.auth.support.DatabaseBehindGate;
@@ -31,22 +32,22 @@ class ReadyOnlyWhenWarmTest {
         String password = device(id).store();
 
         for (int i = 0; i < 5; i++) {
-            Response ready = get("/q/health/ready");
+            Response ready = ManagementInterface.given().get("/q/health/ready");
             assertEquals(503, ready.statusCode(), "ready before its database was reachable: " + ready.asString());
             assertEquals("DOWN", ready.jsonPath().getString("checks.find { it.name == 'warm-up' }.status"),
                     ready.asString());
             assertEquals("pool", ready.jsonPath().getString("checks.find { it.name == 'warm-up' }.data.step"),
                     ready.asString());
-            get("/q/health/live").then().statusCode(200);
+            ManagementInterface.given().get("/q/health/live").then().statusCode(200);
             Thread.sleep(300);
         }
 
         GatedTcpProxy.openTestGate();
         long until = System.nanoTime() + 60_000_000_000L;
-        Response ready = get("/q/health/ready");
+        Response ready = ManagementInterface.given().get("/q/health/ready");
         while (ready.statusCode() != 200 && System.nanoTime() < until) {
             Thread.sleep(100);
-            ready = get("/q/health/ready");
+            ready = ManagementInterface.given().get("/q/health/ready");
         }
         assertEquals(200, ready.statusCode(), "not ready 60 s after the database became reachable: " + ready.asString());
 

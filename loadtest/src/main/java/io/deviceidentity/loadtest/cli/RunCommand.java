@@ -155,7 +155,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--service-metrics", defaultValue = "auto", paramLabel = "auto|none|URL",
             description = "The service's Prometheus endpoint, scraped at the start and end of the windows for wasted "
                     + "work (identity_bcrypt_duration_seconds_count, identity_bcrypt_wasted_total). auto: /q/metrics "
-                    + "on --url's host and port; none: no scrape (default: ${DEFAULT-VALUE}).")
+                    + "on --url's host, plain HTTP, on the services' default management port (--url's port + 1000); none: no scrape (default: ${DEFAULT-VALUE}).")
     String serviceMetrics;
 
     @Option(names = "--capacity", paramLabel = "ALLOWS_PER_S",
@@ -248,13 +248,19 @@ public final class RunCommand implements Callable<Integer> {
         };
     }
 
+    private static int mainPort(URI url) {
+        return url.getPort() > 0 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80;
+    }
+
     /** --service-metrics: null for none; auto behind several replicas is none (one replica's counters would mislead). */
     URI metricsUrl() {
         URI url = urls.isEmpty() ? URI.create("http://127.0.0.1:8081/mqtt/authn") : urls.get(0);
         return switch (serviceMetrics) {
             case "none" -> null;
-            case "auto" -> allUrls().size() > 1 ? null : URI.create("http://" + url.getHost() + (url.getPort() > 0 ? ":" + url.getPort() : "")
-                    + "/q/metrics");
+            // The services serve metrics on their management interface, plain HTTP, by default the main port + 1000
+            // (identity-core ManagementSettings), whatever scheme the main port speaks.
+            case "auto" -> allUrls().size() > 1 ? null
+                    : URI.create("http://" + url.getHost() + ":" + (mainPort(url) + 1000) + "/q/metrics");
             default -> URI.create(serviceMetrics);
         };
     }

@@ -54,9 +54,11 @@ class RunCommandScheduleTest {
     }
 
     @Test
-    void serviceMetricsDefaultToTheAuthnHostAndCanBeTurnedOff() {
-        assertEquals(URI.create("http://127.0.0.1:8091/q/metrics"),
+    void serviceMetricsDefaultToTheManagementPortBesideTheAuthnPortAndCanBeTurnedOff() {
+        assertEquals(URI.create("http://127.0.0.1:9091/q/metrics"),
                 parse("--url", "http://127.0.0.1:8091/mqtt/authn").metricsUrl());
+        assertEquals(URI.create("http://127.0.0.1:9091/q/metrics"),
+                parse("--url", "https://127.0.0.1:8091/mqtt/authn").metricsUrl(), "management stays plain HTTP");
         assertNull(parse("--service-metrics", "none").metricsUrl());
     }
 

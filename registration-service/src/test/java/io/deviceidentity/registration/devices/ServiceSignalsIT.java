@@ -51,14 +51,16 @@ class ServiceSignalsIT {
         assumeTrue(Files.isRegularFile(JAR), "no JVM package (native build): " + JAR);
         String prefix = uniquePrefix("sigkill");
         int port = freePort();
-        Process service = start(port);
+        // Readiness is on the management interface, a port of its own; it closes with the service.
+        int management = freePort();
+        Process service = start(port, management);
         Queue<String> acknowledged = new ConcurrentLinkedQueue<>();
         AtomicInteger sent = new AtomicInteger();
         AtomicInteger other5xx = new AtomicInteger();
         CountDownLatch enough = new CountDownLatch(KILL_AFTER_ACKS);
         ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
         try {
-            awaitReady(port);
+            awaitReady(management);
             for (int c = 0; c < CLIENTS; c++) {
                 int client = c;
                 clients.submit(() -> {
@@ -94,9 +96,9 @@ class ServiceSignalsIT {
         assertEquals(0, duplicatedIds(prefix), "a client id has more than one row");
         assertTrue(Database.countWithPrefix(prefix) >= acked.size());
 
-        Process again = start(port);
+        Process again = start(port, management);
         try {
-            awaitReady(port);
+            awaitReady(management);
             HttpResponse<String> read = http.send(request(port, acked.get(0)).GET().build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, read.statusCode(), read.body());
@@ -111,7 +113,9 @@ class ServiceSignalsIT {
         assumeTrue(Files.isRegularFile(JAR), "no JVM package (native build): " + JAR);
         String prefix = uniquePrefix("sigterm");
         int port = freePort();
-        Process service = start(port);
+        // Readiness is on the management interface, a port of its own; it closes with the service.
+        int management = freePort();
+        Process service = start(port, management);
         java.util.concurrent.atomic.AtomicBoolean routed = new java.util.concurrent.atomic.AtomicBoolean(true);
         Queue<String> broken = new ConcurrentLinkedQueue<>();
         AtomicInteger answered = new AtomicInteger();
@@ -120,7 +124,7 @@ class ServiceSignalsIT {
         boolean readinessWentDown = false;
         boolean listenerClosedAfterwards = false;
         try {
-            awaitReady(port);
+            awaitReady(management);
             for (int c = 0; c < CLIENTS; c++) {
                 int client = c;
                 clients.submit(() -> {
@@ -148,7 +152,7 @@ class ServiceSignalsIT {
             service.destroy(); // SIGTERM
             long until = System.nanoTime() + 60_000_000_000L;
             while (System.nanoTime() < until) {
-                int ready = readiness(port);
+                int ready = readiness(management);
                 if (ready == 503) {
                     readinessWentDown = true;
                     routed.set(false);
@@ -170,20 +174,21 @@ class ServiceSignalsIT {
         assertEquals(List.of(), List.copyOf(broken), "requests sent while routed were not answered in full");
     }
 
-    /** Status of /q/health/ready, or -1 when nothing listens. */
-    private int readiness(int port) throws InterruptedException {
+    /** Status of /q/health/ready on the management port, or -1 when nothing listens. */
+    private int readiness(int management) throws InterruptedException {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
+            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + management + "/q/health/ready"))
                     .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (IOException closed) {
             return -1;
         }
     }
 
-    private Process start(int port) throws IOException {
+    private Process start(int port, int management) throws IOException {
         Path log = Files.createDirectories(Path.of("target", "sigkill-it")).resolve("service-" + System.nanoTime() + ".log");
         return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1",
+                "-Didentity.management.port=" + management,
                 "-Didentity.db.port=" + System.getProperty("test.pgbouncer.port", "56433"),
                 "-Didentity.schema.port=" + System.getProperty("test.pg.port", "55433"),
                 "-Didentity.registration.tokens=" + TOKEN,
@@ -193,12 +198,12 @@ class ServiceSignalsIT {
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
-    private void awaitReady(int port) throws InterruptedException {
+    private void awaitReady(int management) throws InterruptedException {
         long until = System.nanoTime() + 90_000_000_000L;
         while (System.nanoTime() < until) {
             try {
                 HttpResponse<Void> ready = http.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/q/health/ready")).build(),
+                        URI.create("http://127.0.0.1:" + management + "/q/health/ready")).build(),
                         HttpResponse.BodyHandlers.discarding());
                 if (ready.statusCode() == 200) {
                     return;
@@ -208,7 +213,7 @@ class ServiceSignalsIT {
             }
             Thread.sleep(200);
         }
-        throw new AssertionError("the packaged service did not become ready on port " + port);
+        throw new AssertionError("the packaged service did not become ready (management port " + management + ")");
     }
 
     private int put(int port, String id) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.deviceidentity.testsupport.ManagementInterface;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -200,7 +201,7 @@ class KickDeliveryTest {
         api().body(passwordBody("kick-not-configured-pw2")).put("/v1/devices/{id}", id).then().statusCode(200);
         api().delete("/v1/devices/{id}", id).then().statusCode(204);
         assertEquals(0, KickRows.pending(id));
-        given().get("/q/health").then().statusCode(200)
+        ManagementInterface.given().get("/q/health").then().statusCode(200)
                 .body("checks.find { it.name == 'emqx-kicks' }.data.emqx_api", equalTo("not configured"));
     }
 }

@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.deviceidentity.testsupport.ManagementInterface;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.BooleanSupplier;
@@ -112,7 +113,7 @@ class KickOnChangeTest {
         await("EMQX ended the session", () -> !emqx().isConnected(id));
         await("the row is gone", () -> KickRows.pending(id) == 0);
         assertEquals(1, emqx().kicked(id));
-        String scrape = given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
+        String scrape = ManagementInterface.given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
         assertTrue(sample(scrape, "identity_registration_kick_failures_total{reason=\"status_other\"") >= 2, scrape);
         assertTrue(sample(scrape, "identity_registration_kicks_delivered_total{result=\"kicked\"") >= 1, scrape);
         assertEquals(1.0, sample(scrape, "identity_registration_kicks_enabled"));
@@ -120,7 +121,7 @@ class KickOnChangeTest {
 
     @Test
     void healthNamesTheEmqxApiAndTheBacklog() {
-        given().get("/q/health").then().statusCode(200)
+        ManagementInterface.given().get("/q/health").then().statusCode(200)
                 .body("checks.find { it.name == 'emqx-kicks' }.data.emqx_api", equalTo(emqx().url()))
                 .body("checks.find { it.name == 'emqx-kicks' }.status", equalTo("UP"));
     }

@@ -7,6 +7,7 @@ import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.deviceidentity.testsupport.ManagementInterface;
 import java.util.List;
 import java.util.Set;
 
@@ -46,7 +47,7 @@ class ChartMetricsExportedTest {
 
         assertTrue(ChartMetrics.referencedFromServices().contains("identity_registration_outcomes_total"),
                 "the chart's files were not read: " + ChartMetrics.referencedFromServices());
-        String scrape = given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
+        String scrape = ManagementInterface.given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
         assertEquals(Set.of(), ChartMetrics.missingFrom(scrape, OTHER_SERVICE),
                 "the chart reads metrics registration-service does not export");
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.deviceidentity.testsupport.ManagementInterface;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -67,7 +68,7 @@ class BcryptBulkheadTest {
     /** Waits until the second registration's hash sits in the executor's one queue slot. */
     private void awaitQueued() throws InterruptedException {
         for (int i = 0; i < 100; i++) {
-            String depth = api().get("/q/metrics").asString().lines()
+            String depth = ManagementInterface.given().get("/q/metrics").asString().lines()
                     .filter(line -> line.startsWith("identity_bcrypt_queue_depth"))
                     .findFirst().orElse("identity_bcrypt_queue_depth 0");
             if (Double.parseDouble(depth.substring(depth.lastIndexOf(' ') + 1)) >= 1) {

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.deviceidentity.testsupport.ManagementInterface;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -125,7 +126,7 @@ class WeakHashesTest {
     }
 
     private static double written(String operation) {
-        String metrics = RestAssured.given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = ManagementInterface.given().get("/q/metrics").then().statusCode(200).extract().asString();
         Matcher matcher = Pattern.compile("^identity_registration_weak_hashes_written_total\\{[^}]*operation=\""
                 + operation + "\"[^}]*\\} (\\S+)$", Pattern.MULTILINE).matcher(metrics);
         return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;

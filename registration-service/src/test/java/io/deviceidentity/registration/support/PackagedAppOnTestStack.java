@@ -1,6 +1,9 @@
 package io.deviceidentity.registration.support;
 
+import java.util.HashMap;
 import java.util.Map;
+
+import io.deviceidentity.testsupport.ManagementInterface;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
@@ -13,7 +16,7 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
 
     @Override
     public Map<String, String> start() {
-        return Map.of(
+        Map<String, String> settings = new HashMap<>(Map.of(
                 "identity.db.port", System.getProperty("test.pgbouncer.port", "56433"),
                 "identity.schema.port", System.getProperty("test.pg.port", "55433"),
                 "identity.registration.tokens", Devices.TOKENS,
@@ -24,11 +27,14 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
                 "quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN",
                 // Warm before the first test's request, as %test does for @QuarkusTest (ReadyOnlyWhenWarmTest runs
                 // the warm-up in the background, as production does).
-                "identity.readiness.warm-up-in-background", "false");
+                "identity.readiness.warm-up-in-background", "false"));
+        settings.putAll(ManagementInterface.claimFreePort());
+        return settings;
     }
 
     @Override
     public void stop() {
-        // Nothing to stop: the stack belongs to `make test` (scripts/stack.sh db-up / db-down).
+        // The stack belongs to `make test` (scripts/stack.sh db-up / db-down); only the port claim ends here.
+        ManagementInterface.forget();
     }
 }

@@ -5,6 +5,7 @@ import static io.deviceidentity.registration.support.Devices.uniqueId;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.deviceidentity.testsupport.ManagementInterface;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -66,14 +67,14 @@ class BearerTokenTest {
 
     @Test
     void healthAndMetricsStayOpenForProbesAndScrapers() {
-        RestAssured.given().get("/q/health/ready").then().statusCode(200);
-        RestAssured.given().get("/q/metrics").then().statusCode(200);
+        ManagementInterface.given().get("/q/health/ready").then().statusCode(200);
+        ManagementInterface.given().get("/q/metrics").then().statusCode(200);
     }
 
     @Test
     void registrationOutcomesNameTheirOperation() {
         RestAssured.given().get("/v1/devices/{id}", "no-token-here").then().statusCode(401);
-        String metrics = RestAssured.given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = ManagementInterface.given().get("/q/metrics").then().statusCode(200).extract().asString();
         org.junit.jupiter.api.Assertions.assertTrue(metrics.lines().anyMatch(line ->
                 line.startsWith("identity_registration_outcomes_total{") && line.contains("operation=\"get\"")
                         && line.contains("reason=\"unauthorized\"")), metrics);

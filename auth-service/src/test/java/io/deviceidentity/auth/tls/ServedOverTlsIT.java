@@ -1,0 +1,113 @@
+package io.deviceidentity.auth.tls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.math.BigInteger;
+import java.security.cert.CertificateExpiredException;
+import java.time.Duration;
+import java.util.Optional;
+
+import javax.net.ssl.SSLException;
+
+import org.junit.jupiter.api.Test;
+
+import io.deviceidentity.auth.support.PackagedAppOverTls;
+import io.deviceidentity.testsupport.tls.TlsClient;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.restassured.RestAssured;
+
+/**
+ * The packaged auth-service with {@code IDENTITY_TLS_ENABLED=true}: its main port serves verifying clients that
+ * trust its CA, and nothing else: a client trusting another CA, a plaintext client, a verifying client once the
+ * certificate has expired. A re-issued certificate is served without a restart (reload period 1 s in this test; the
+ * polls wait up to two minutes for it, so a busy machine only makes them slower).
+ */
+@QuarkusIntegrationTest
+@WithTestResource(PackagedAppOverTls.class)
+class ServedOverTlsIT {
+
+    private static final Duration PATIENCE = Duration.ofMinutes(2);
+
+    @Test
+    void aClientTrustingTheLocalCaIsServed() throws IOException {
+        TlsClient.Served served = TlsClient.get(PackagedAppOverTls.ca.trustingClient(), port(), "/mqtt/authn");
+
+        assertTrue(served.statusLine().startsWith("HTTP/1.1 "), served.statusLine());
+        assertEquals(PackagedAppOverTls.ca.leaf("auth-service").getSerialNumber(),
+                served.serverCertificate().getSerialNumber());
+    }
+
+    @Test
+    void aClientTrustingAnotherCaIsRefused() {
+        assertThrows(SSLException.class,
+                () -> TlsClient.get(PackagedAppOverTls.other.trustingClient(), port(), "/mqtt/authn"));
+    }
+
+    @Test
+    void aPlaintextClientGetsNoAnswerFromTheTlsPort() throws IOException {
+        assertEquals(Optional.empty(), TlsClient.plainGet(port(), "/mqtt/authn"));
+    }
+
+    @Test
+    void aRenewedCertificateIsServedWithoutRestartAndAnExpiredOneIsRefused() throws Exception {
+        BigInteger before = served().getSerialNumber();
+
+        PackagedAppOverTls.ca.issue("auth-service");
+        BigInteger renewed = PackagedAppOverTls.ca.leaf("auth-service").getSerialNumber();
+        assertTrue(!renewed.equals(before), "local-ca.sh issued the same serial twice");
+        await("the renewed certificate (serial " + renewed + ") to be served", () -> renewed.equals(servedSerial()));
+
+        PackagedAppOverTls.ca.expired("auth-service");
+        await("the expired certificate to be refused by a verifying client", this::refusedAsExpired);
+
+        // Leave a valid certificate behind: the other suites of this resource share the running artifact.
+        PackagedAppOverTls.ca.issue("auth-service");
+        BigInteger restored = PackagedAppOverTls.ca.leaf("auth-service").getSerialNumber();
+        await("a valid certificate to be served again", () -> restored.equals(servedSerial()));
+    }
+
+    private java.security.cert.X509Certificate served() throws IOException {
+        return TlsClient.get(PackagedAppOverTls.ca.trustingClient(), port(), "/mqtt/authn").serverCertificate();
+    }
+
+    private BigInteger servedSerial() {
+        try {
+            return served().getSerialNumber();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private boolean refusedAsExpired() {
+        try {
+            served();
+            return false;
+        } catch (IOException e) {
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof CertificateExpiredException) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    private static void await(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("waited " + PATIENCE + " for " + what);
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    private static int port() {
+        return RestAssured.port;
+    }
+}
