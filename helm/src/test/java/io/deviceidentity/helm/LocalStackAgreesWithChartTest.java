@@ -17,9 +17,13 @@ import org.junit.jupiter.api.Test;
  */
 class LocalStackAgreesWithChartTest {
 
-    /** Keys that say where PgBouncer runs (addresses, files), not how it pools: allowed to differ. */
+    /**
+     * Keys that say where PgBouncer runs (addresses, files, where its TLS key and certificates are mounted), not how
+     * it pools or whether it encrypts: allowed to differ. The TLS modes are compared like every other key.
+     */
     private static final Set<String> DEPLOYMENT_SPECIFIC = Set.of("listen_addr", "listen_port", "unix_socket_dir",
-            "auth_file", "logfile", "pidfile");
+            "auth_file", "logfile", "pidfile", "client_tls_key_file", "client_tls_cert_file", "client_tls_ca_file",
+            "server_tls_ca_file");
 
     @Test
     void pgbouncerIniOfTheLocalStackAndOfTheChartAgreeOnEverySizingAndBehaviourKey() {
