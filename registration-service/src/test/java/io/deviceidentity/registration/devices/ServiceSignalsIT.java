@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 import io.deviceidentity.registration.support.Database;
+import io.deviceidentity.testsupport.TestDatabase;
 
 /**
  * The packaged JAR, started as a child process on the test stack, is signalled in the middle of a burst of PUTs.
@@ -186,6 +187,7 @@ class ServiceSignalsIT {
                 "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1",
                 "-Didentity.db.port=" + System.getProperty("test.pgbouncer.port", "56433"),
                 "-Didentity.schema.port=" + System.getProperty("test.pg.port", "55433"),
+                "-Didentity.db.sslrootcert=" + TestDatabase.ca(),
                 "-Didentity.registration.tokens=" + TOKEN,
                 "-Didentity.registration.bcrypt-cost=4",
                 "-Dquarkus.log.category.\"io.deviceidentity.outcome\".level=WARN",

@@ -2,6 +2,7 @@ package io.deviceidentity.registration.support;
 
 import java.util.Map;
 
+import io.deviceidentity.testsupport.TestDatabase;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
@@ -16,6 +17,8 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
         return Map.of(
                 "identity.db.port", System.getProperty("test.pgbouncer.port", "56433"),
                 "identity.schema.port", System.getProperty("test.pg.port", "55433"),
+                // TLS to PgBouncer and PostgreSQL, verified against the test stack's CA (scripts/stack.sh).
+                "identity.db.sslrootcert", TestDatabase.ca().toString(),
                 "identity.registration.tokens", Devices.TOKENS,
                 "identity.registration.bcrypt-cost", "4",
                 "quarkus.fault-tolerance.\"io.deviceidentity.registration.devices.DeviceStore/save\".circuit-breaker.delay", "1000",
