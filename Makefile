@@ -35,12 +35,14 @@ install-deps:
 TEST_PG_PORT ?= 55433
 TEST_PGBOUNCER_PORT ?= 56433
 TEST_STACK := PG_PORT=$(TEST_PG_PORT) PGBOUNCER_PORT=$(TEST_PGBOUNCER_PORT) scripts/stack.sh
+# The test stack is TLS-only: the tests verify its servers against the CA it made (wherever its STACK_DIR is).
+TEST_DB_CA = -Dtest.db.ca="$$($(TEST_STACK) db-ca test)"
 
 ## test: start the test PostgreSQL + PgBouncer, run every module's tests against them (unit, @QuarkusTest, and the
 ## @QuarkusIntegrationTest suites against the packaged JARs), then the native-sources build of the services
 test: install-deps
 	$(TEST_STACK) db-up test
-	$(MVN) verify -Dtest.pg.port=$(TEST_PG_PORT) -Dtest.pgbouncer.port=$(TEST_PGBOUNCER_PORT)
+	$(MVN) verify -Dtest.pg.port=$(TEST_PG_PORT) -Dtest.pgbouncer.port=$(TEST_PGBOUNCER_PORT) $(TEST_DB_CA)
 	$(MAKE) --no-print-directory native-sources
 
 ## test-busy: the identity-core and auth-service suites while stress-ng keeps every core busy: no verdict may depend
@@ -69,7 +71,7 @@ native:
 native-test:
 	$(TEST_STACK) db-up test
 	$(MVN) verify -pl $(subst $(space),$(comma),$(SERVICES)) -am -Dtest.pg.port=$(TEST_PG_PORT) \
-	  -Dtest.pgbouncer.port=$(TEST_PGBOUNCER_PORT) -Dquarkus.native.enabled=true -Dquarkus.native.container-build=true \
+	  -Dtest.pgbouncer.port=$(TEST_PGBOUNCER_PORT) $(TEST_DB_CA) -Dquarkus.native.enabled=true -Dquarkus.native.container-build=true \
 	  "-Dtest=!*" -Dsurefire.failIfNoSpecifiedTests=false
 
 test-db-up:

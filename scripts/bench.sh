@@ -113,6 +113,9 @@ PGBENCH_SCRIPT=$ROOT/benchmarks/pgbench/credential-select.sql
 PGBENCH=${PGBENCH:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)/pgbench}
 RUN_DIR=$STACK_DIR/run
 LOG_DIR=$STACK_DIR/log
+# The database path is TLS-only (scripts/stack.sh): every client verifies the stack's CA and the server's name.
+DB_CA=$STACK_DIR/tls/ca.crt
+PG_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/$DB_NAME?sslmode=verify-full&sslrootcert=$DB_CA"
 AUTH_PID_FILE=$RUN_DIR/bench-auth-service.pid
 # One shared password: each population is seeded with one hash (verifying it costs exactly what any cost-10 hash
 # costs), so 20 000 devices are registered in seconds instead of 20 minutes of pgcrypto.
@@ -167,15 +170,15 @@ auth_alive() { [[ -f "$AUTH_PID_FILE" ]] && kill -0 "$(cat "$AUTH_PID_FILE")" 2>
 # Options every run shares; the device population (prefix, size) is per point. COMMON_NO_URL for runs against other
 # replicas (--url is repeatable: each one more replica).
 COMMON_NO_URL=(--shared-password "$PASSWORD" --request-timeout "$BENCH_REQUEST_TIMEOUT"
-        --pg-url "jdbc:postgresql://127.0.0.1:$PG_PORT/$DB_NAME"
-        --pgbouncer-admin-url "jdbc:postgresql://127.0.0.1:$PGBOUNCER_PORT/pgbouncer"
+        --pg-url "$PG_URL"
+        --pgbouncer-admin-url "jdbc:postgresql://127.0.0.1:$PGBOUNCER_PORT/pgbouncer?sslmode=verify-full&sslrootcert=$DB_CA"
         --db-user "$DB_USER" --db-password "$DB_PASSWORD" --db-name "$DB_NAME")
 COMMON=(--url "http://127.0.0.1:$AUTH_PORT/mqtt/authn" "${COMMON_NO_URL[@]}")
 
 # Seeds population bench-<name>-1..<count> (one shared hash: a few thousand rows per second).
 seed() {
   loadtest seed --devices "$2" --device-prefix "bench-$1-" --shared-password "$PASSWORD" \
-    --pg-url "jdbc:postgresql://127.0.0.1:$PG_PORT/$DB_NAME" --db-user "$DB_USER" --db-password "$DB_PASSWORD" \
+    --pg-url "$PG_URL" --db-user "$DB_USER" --db-password "$DB_PASSWORD" \
     >/dev/null 2>"$LOG_DIR/seed-$1.log" || { cat "$LOG_DIR/seed-$1.log" >&2; die "seeding bench-$1- failed"; }
 }
 
@@ -293,7 +296,7 @@ cpu_end() {
 prepare_known() {
   log "known devices: seeding bench-known-1..$BENCH_KNOWN_DEVICES at bcrypt cost $BENCH_KNOWN_COST (anew)"
   loadtest seed --replace --devices "$BENCH_KNOWN_DEVICES" --device-prefix bench-known- --shared-password "$PASSWORD" \
-    --cost "$BENCH_KNOWN_COST" --pg-url "jdbc:postgresql://127.0.0.1:$PG_PORT/$DB_NAME" --db-user "$DB_USER" \
+    --cost "$BENCH_KNOWN_COST" --pg-url "$PG_URL" --db-user "$DB_USER" \
     --db-password "$DB_PASSWORD" >/dev/null 2>"$LOG_DIR/seed-known.log" || { cat "$LOG_DIR/seed-known.log" >&2; die "seeding failed"; }
   local written0 bcrypt0 written=0 pass start
   written0=$(metric 'identity_fastpath_writes_total{result="written"}')
@@ -347,7 +350,7 @@ pgbench_run() {
   [[ -x "$PGBENCH" ]] || die "pgbench not found ($PGBENCH; set PGBENCH)"
   log "$name: the credential query, $clients clients, 1 thread, ${BENCH_PGBENCH_DURATION}s, pinned to CPU $BENCH_AUTH_CPUS"
   cpu_begin
-  PGPASSWORD=$AUTH_DB_PASSWORD taskset -c "$BENCH_AUTH_CPUS" "$PGBENCH" -n -M "$mode" -c "$clients" -j 1 \
+  PGSSLMODE=verify-full PGSSLROOTCERT=$DB_CA PGPASSWORD=$AUTH_DB_PASSWORD taskset -c "$BENCH_AUTH_CPUS" "$PGBENCH" -n -M "$mode" -c "$clients" -j 1 \
     -T "$BENCH_PGBENCH_DURATION" -D devices="$BENCH_KNOWN_DEVICES" -f "$PGBENCH_SCRIPT" -h 127.0.0.1 \
     -p "$PGBOUNCER_PORT" -U "$AUTH_DB_USER" "$DB_NAME" >"$BENCH_OUT/$name.txt" 2>&1 \
     || { cat "$BENCH_OUT/$name.txt" >&2; die "$name failed"; }
@@ -394,7 +397,7 @@ mixed_storm() {
   (( known_needed <= BENCH_KNOWN_DEVICES )) || log "warning: the mixed storm's known arrivals may need $known_needed devices (BENCH_KNOWN_DEVICES=$BENCH_KNOWN_DEVICES)"
   log "mixed-storm: seeding $cold_devices cold devices bench-mixed-cold- at bcrypt cost 10 (anew, never verified)"
   loadtest seed --replace --devices "$cold_devices" --device-prefix bench-mixed-cold- --shared-password "$PASSWORD" \
-    --pg-url "jdbc:postgresql://127.0.0.1:$PG_PORT/$DB_NAME" --db-user "$DB_USER" --db-password "$DB_PASSWORD" \
+    --pg-url "$PG_URL" --db-user "$DB_USER" --db-password "$DB_PASSWORD" \
     >/dev/null 2>"$LOG_DIR/seed-mixed-cold.log" || { cat "$LOG_DIR/seed-mixed-cold.log" >&2; die "seeding failed"; }
   log "mixed-storm: $rate arrivals/s (${BENCH_MIXED_FACTOR}x capacity): known $known_share, cold $BENCH_MIXED_COLD_SHARE = $cold_rate/s, $BENCH_MIXED_DURATION, pool 8 x pipelining 1, retry fixed:12s"
   loadtest run "${COMMON[@]}" --part "known:bench-known-:$BENCH_KNOWN_DEVICES:$known_share" \

@@ -52,7 +52,9 @@ ALL_FAULTS="pgbouncer-kill postgres-crash postgres-freeze pgbouncer-max-client-c
   burst-during-storm"
 selected() { [[ -z "$CHAOS_ONLY" || " $CHAOS_ONLY " == *" $1 "* ]]; }
 expected_faults() { for f in $ALL_FAULTS; do selected "$f" && printf '%s ' "$f"; done; }
-psql_db() { PGPASSWORD=$DB_PASSWORD psql -X -q -At -h 127.0.0.1 -p "$PG_PORT" -U "$DB_USER" -d "$DB_NAME" "$@"; }
+# The database path is TLS-only (scripts/stack.sh): every client verifies the stack's CA and the server's name.
+DB_CA=$STACK_DIR/tls/ca.crt
+psql_db() { PGSSLMODE=verify-full PGSSLROOTCERT=$DB_CA PGPASSWORD=$DB_PASSWORD psql -X -q -At -h 127.0.0.1 -p "$PG_PORT" -U "$DB_USER" -d "$DB_NAME" "$@"; }
 
 start_service() { # name port env...
   local name=$1 port=$2 jar attempt
@@ -63,7 +65,7 @@ start_service() { # name port env...
   for attempt in 1 2 3; do
     (
       export IDENTITY_DB_HOST=127.0.0.1 IDENTITY_DB_PORT=$PGBOUNCER_PORT IDENTITY_DB_NAME=$DB_NAME
-      export IDENTITY_SCHEMA_PORT=$PG_PORT
+      export IDENTITY_SCHEMA_PORT=$PG_PORT IDENTITY_DB_SSLMODE=verify-full IDENTITY_DB_SSLROOTCERT=$DB_CA
       exec env "$@" java -Xmx384m -jar "$jar"
     ) >>"$LOG_DIR/$name.log" 2>&1 &
     echo $! >"$RUN_DIR/chaos-$name.pid"

@@ -28,6 +28,8 @@ OUT=${1:-/dev/stdout}
 : "${PG_PORT:=55433}" "${PGBOUNCER_PORT:=56433}" "${IMAGE_TAG:=native-ci}"
 # scripts/stack.sh's defaults for auth-service's role.
 : "${AUTH_DB_USER:=identity_auth}" "${AUTH_DB_PASSWORD:=identity-auth-local-dev}"
+# The test stack is TLS-only: the services verify its PgBouncer and PostgreSQL against the CA it made.
+DB_CA=$(PG_PORT=$PG_PORT PGBOUNCER_PORT=$PGBOUNCER_PORT "$ROOT/scripts/stack.sh" db-ca test)
 FAST_PATH_KEYS=native-report:$(head -c 32 /dev/urandom | base64 | tr -d '\n')
 TOKEN=native-report-token
 
@@ -42,7 +44,8 @@ rss_mib() { awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 # with a fast-path key of this run's own.
 service_env() {
   local service=$1 port=$2
-  printf '%s\n' IDENTITY_DB_HOST=127.0.0.1 "IDENTITY_DB_PORT=$PGBOUNCER_PORT" IDENTITY_DB_NAME=identity
+  printf '%s\n' IDENTITY_DB_HOST=127.0.0.1 "IDENTITY_DB_PORT=$PGBOUNCER_PORT" IDENTITY_DB_NAME=identity \
+    IDENTITY_DB_SSLMODE=verify-full "IDENTITY_DB_SSLROOTCERT=$DB_CA"
   case "$service" in
     auth-service)
       printf '%s\n' "AUTH_PORT=$port" "IDENTITY_DB_USER=$AUTH_DB_USER" "IDENTITY_DB_PASSWORD=$AUTH_DB_PASSWORD" \
@@ -95,7 +98,8 @@ measure() {
     env "${envs[@]}" "$binary" >"$log" 2>&1 &
     pid=$!
   else
-    container=$(docker run -d --rm --network host "${envs[@]/#/--env=}" "$image")
+    # The CA file at the same path inside the container, read-only.
+    container=$(docker run -d --rm --network host -v "$DB_CA:$DB_CA:ro" "${envs[@]/#/--env=}" "$image")
     pid=$(docker inspect -f '{{.State.Pid}}' "$container")
   fi
   # The container's process belongs to uid 185: ask docker, not kill -0.

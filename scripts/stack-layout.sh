@@ -43,3 +43,7 @@ PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail 
 DATA_DIR=$STACK_DIR/pg
 RUN_DIR=$STACK_DIR/run
 LOG_DIR=$STACK_DIR/log
+# The stack's own CA and the certificates it signs (scripts/local-ca.sh): PostgreSQL's and PgBouncer's server
+# certificates, and the CA every client of the database path verifies them against (sslmode=verify-full).
+TLS_DIR=$STACK_DIR/tls
+DB_CA_FILE=$TLS_DIR/ca.crt

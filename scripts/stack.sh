@@ -10,6 +10,8 @@
 #   scripts/stack.sh restart                 stop the services and `up` again (the database keeps running)
 #   scripts/stack.sh down                    stop everything `up` started
 #   scripts/stack.sh status [dev|test]
+#   scripts/stack.sh db-ca [dev|test]        print the CA file the stack's PostgreSQL and PgBouncer certificates chain
+#                                            to (what IDENTITY_DB_SSLROOTCERT / PGSSLROOTCERT point at)
 #
 # `up` builds only when a source or pom is newer than a service's jar (FORCE_BUILD=1 always, SKIP_BUILD=1 never),
 # and restarts a running service whose jar or environment changed since it started (NO_RESTART=1 keeps it and says
@@ -30,6 +32,10 @@
 # with (STACK_DIR/ports): `status` and `down` find them without the overrides. A taken port is named, with the
 # variable that moves it.
 # PostgreSQL and PgBouncer refuse to run as root, so as root they run as the 'postgres' system user.
+# The database path is TLS-only (issue 22): db-up makes the stack's CA and the servers' certificates under
+# STACK_DIR/tls (scripts/local-ca.sh); PostgreSQL runs ssl=on and refuses plaintext TCP (pg_hba hostssl only),
+# PgBouncer refuses plaintext clients (client_tls_sslmode=require) and verifies PostgreSQL (server_tls_sslmode=
+# verify-full), and every client here (the services, psql, pgbench) uses sslmode=verify-full against STACK_DIR/tls/ca.crt.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -56,8 +62,18 @@ if [[ "$EXTERNAL_DB" == 1 ]]; then
   : "${DB_PORT:=5432}"
 else
   DB_HOST=127.0.0.1 DB_PORT=$PGBOUNCER_PORT DB_SCHEMA_HOST=127.0.0.1 DB_SCHEMA_PORT=$PG_PORT
+  IDENTITY_DB_SSLROOTCERT=$DB_CA_FILE
 fi
 : "${DB_SCHEMA_HOST:=$DB_HOST}" "${DB_SCHEMA_PORT:=$DB_PORT}"
+# How the services, psql and pgbench reach the database: TLS with the server's certificate and name checked. Your
+# own PostgreSQL (EXTERNAL_DB=1) needs IDENTITY_DB_SSLROOTCERT, its CA; IDENTITY_DB_SSLMODE=disable is the explicit
+# opt-out for one that has no TLS.
+: "${IDENTITY_DB_SSLMODE:=verify-full}" "${IDENTITY_DB_SSLROOTCERT:=}"
+# libpq (psql, pgbench) reads the same two settings from its own variables.
+db_client_tls() {
+  export PGSSLMODE=$IDENTITY_DB_SSLMODE
+  [[ -z "$IDENTITY_DB_SSLROOTCERT" ]] || export PGSSLROOTCERT=$IDENTITY_DB_SSLROOTCERT
+}
 # Unix sockets of PostgreSQL and PgBouncer: $SOCKET_DIR/.s.PGSQL.<port>. A socket path may be at most 107 bytes
 # (sun_path is 108 with the NUL; PostgreSQL refuses a longer one at start), and a deep checkout (GitHub:
 # /home/runner/work/<repo>/<repo>/.local/test/run) gets close, so a too-long RUN_DIR moves the sockets to a short
@@ -127,6 +143,35 @@ port_free_or_die() {
   die "port $port for $what is taken$holder: another process listens on 127.0.0.1:$port. Choose another with $hint"
 }
 
+# The stack's TLS material (scripts/local-ca.sh): the CA (kept), and a server certificate for PostgreSQL and one for
+# PgBouncer, issued when missing, when they no longer chain to the CA, or within 30 days of their end. Keys are the
+# database user's, mode 600: PostgreSQL refuses a key that others can read. Prints the names it (re)issued.
+prepare_tls() {
+  "$ROOT/scripts/local-ca.sh" ca "$TLS_DIR" >/dev/null
+  local name
+  for name in postgres pgbouncer; do
+    if [[ ! -s "$TLS_DIR/$name.key" ]] || ! openssl x509 -checkend $((30 * 86400)) -noout -in "$TLS_DIR/$name.crt" >/dev/null 2>&1 \
+        || ! openssl verify -CAfile "$DB_CA_FILE" "$TLS_DIR/$name.crt" >/dev/null 2>&1; then
+      log "issuing the $name server certificate ($TLS_DIR/$name.crt, signed by $DB_CA_FILE)"
+      "$ROOT/scripts/local-ca.sh" issue "$TLS_DIR" "$name" >/dev/null
+      printf '%s\n' "$name"
+    fi
+  done
+  chmod 600 "$TLS_DIR"/*.key
+  if is_root; then chown -R postgres: "$TLS_DIR"; fi
+}
+
+# Client authentication of PostgreSQL: the stack's own unix socket is trusted (psql_admin), TCP is TLS with a
+# SCRAM password only; a plaintext TCP client matches no hostssl line and is refused.
+write_pg_hba() {
+  as_db tee "$DATA_DIR/pg_hba.conf" >/dev/null <<'HBA'
+# Written by scripts/stack.sh db-up (overwritten at every start): TLS-only TCP.
+local     all all              trust
+hostssl   all all 127.0.0.1/32 scram-sha-256
+hostnossl all all 0.0.0.0/0    reject
+HBA
+}
+
 psql_admin() {
   as_db psql -X -q -v ON_ERROR_STOP=1 -h "$SOCKET_DIR" -p "$PG_PORT" -U postgres "$@"
 }
@@ -137,13 +182,21 @@ start_postgres() {
     as_db "$PG_BIN/initdb" -D "$DATA_DIR" -U postgres --auth-local=trust --auth-host=scram-sha-256 \
       --encoding=UTF8 --locale=C.UTF-8 >"$LOG_DIR/initdb.log" 2>&1 || { cat "$LOG_DIR/initdb.log" >&2; exit 1; }
   fi
+  write_pg_hba
+  if pg_running && [[ $(psql_admin -d postgres -Atc 'SHOW ssl') != on ]]; then
+    log "PostgreSQL runs without TLS (started by an older stack.sh): restarting it with ssl=on"
+    stop_postgres
+  fi
   if pg_running; then
-    log "PostgreSQL already running on 127.0.0.1:$PG_PORT"
+    log "PostgreSQL already running on 127.0.0.1:$PG_PORT (TLS)"
+    # Re-reads pg_hba.conf and the certificate files (a reissued certificate is served from the next connection).
+    as_db "$PG_BIN/pg_ctl" -D "$DATA_DIR" reload >/dev/null
   else
-    log "starting PostgreSQL on 127.0.0.1:$PG_PORT"
+    log "starting PostgreSQL on 127.0.0.1:$PG_PORT (TLS only)"
     as_db "$PG_BIN/pg_ctl" -D "$DATA_DIR" -l "$LOG_DIR/postgresql.log" -w -t 60 start \
       -o "-p $PG_PORT -k $SOCKET_DIR -c listen_addresses=127.0.0.1 -c max_connections=100 -c fsync=off \
-          -c password_encryption=scram-sha-256 -c log_min_messages=warning" >/dev/null
+          -c password_encryption=scram-sha-256 -c log_min_messages=warning \
+          -c ssl=on -c ssl_cert_file=$TLS_DIR/postgres.crt -c ssl_key_file=$TLS_DIR/postgres.key" >/dev/null
   fi
   psql_admin -d postgres <<SQL
 SELECT format('CREATE ROLE %I LOGIN', '$DB_USER') WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$DB_USER')\gexec
@@ -160,19 +213,23 @@ pgbouncer_running() {
 
 start_pgbouncer() {
   if pgbouncer_running; then
-    log "PgBouncer already running on 127.0.0.1:$PGBOUNCER_PORT"
-    return
+    if grep -q '^client_tls_sslmode' "$RUN_DIR/pgbouncer.ini" 2>/dev/null; then
+      log "PgBouncer already running on 127.0.0.1:$PGBOUNCER_PORT (TLS)"
+      return
+    fi
+    log "PgBouncer runs without TLS (started by an older stack.sh): restarting it"
+    stop_pgbouncer
   fi
   sed -e "s|@PG_PORT@|$PG_PORT|g" -e "s|@PGBOUNCER_PORT@|$PGBOUNCER_PORT|g" \
-      -e "s|^unix_socket_dir = .*|unix_socket_dir = $SOCKET_DIR|" \
+      -e "s|^unix_socket_dir = .*|unix_socket_dir = $SOCKET_DIR|" -e "s|@TLS_DIR@|$TLS_DIR|g" \
       -e "s|@RUN_DIR@|$RUN_DIR|g" -e "s|@LOG_DIR@|$LOG_DIR|g" "$ROOT/pgbouncer/pgbouncer.ini" >"$RUN_DIR/pgbouncer.ini"
   printf '"%s" "%s"\n' "$DB_USER" "$DB_PASSWORD" "$AUTH_DB_USER" "$AUTH_DB_PASSWORD" >"$RUN_DIR/userlist.txt"
   chmod 600 "$RUN_DIR/userlist.txt" "$RUN_DIR/pgbouncer.ini"
   is_root && chown postgres: "$RUN_DIR/userlist.txt" "$RUN_DIR/pgbouncer.ini"
-  log "starting PgBouncer on 127.0.0.1:$PGBOUNCER_PORT (transaction pooling)"
+  log "starting PgBouncer on 127.0.0.1:$PGBOUNCER_PORT (transaction pooling, TLS only)"
   as_db pgbouncer -d "$RUN_DIR/pgbouncer.ini"
   for _ in $(seq 1 50); do
-    PGPASSWORD=$DB_PASSWORD psql -X -q -h 127.0.0.1 -p "$PGBOUNCER_PORT" -U "$DB_USER" -d "$DB_NAME" \
+    PGSSLMODE=verify-full PGSSLROOTCERT=$DB_CA_FILE PGPASSWORD=$DB_PASSWORD psql -X -q -h 127.0.0.1 -p "$PGBOUNCER_PORT" -U "$DB_USER" -d "$DB_NAME" \
       -c 'SELECT 1' >/dev/null 2>&1 && return
     sleep 0.2
   done
@@ -205,7 +262,11 @@ db_up() {
   # Both ports are checked before either starts, so a conflict leaves nothing half-started.
   pg_running || port_free_or_die "$PG_PORT" PostgreSQL PG_PORT
   pgbouncer_running || port_free_or_die "$PGBOUNCER_PORT" PgBouncer PGBOUNCER_PORT
+  local reissued
+  reissued=$(prepare_tls)
   start_postgres
+  # A running PgBouncer reads its reissued certificate on SIGHUP (as on RELOAD): new connections get it.
+  if [[ "$reissued" == *pgbouncer* ]] && pgbouncer_running; then kill -HUP "$(cat "$RUN_DIR/pgbouncer.pid")"; fi
   start_pgbouncer
   remember_ports
 }
@@ -225,6 +286,7 @@ service_env() {
   export IDENTITY_DB_HOST=$DB_HOST IDENTITY_DB_PORT=$DB_PORT IDENTITY_DB_NAME=$DB_NAME
   export IDENTITY_DB_USER=$DB_USER IDENTITY_DB_PASSWORD=$DB_PASSWORD
   export IDENTITY_SCHEMA_HOST=$DB_SCHEMA_HOST IDENTITY_SCHEMA_PORT=$DB_SCHEMA_PORT
+  export IDENTITY_DB_SSLMODE IDENTITY_DB_SSLROOTCERT
 }
 
 # The address the stack itself probes and prints: BIND_HOST, or loopback when it binds every interface.
@@ -340,6 +402,7 @@ build_services() {
 seed_demo_devices() {
   log "seeding demo-device-1..$DEMO_DEVICES (bcrypt cost 10; existing devices are left alone)"
   if [[ "$EXTERNAL_DB" == 1 ]]; then
+    db_client_tls
     PGPASSWORD=$DB_PASSWORD psql -X -q -v ON_ERROR_STOP=1 -h "$DB_SCHEMA_HOST" -p "$DB_SCHEMA_PORT" -U "$DB_USER" \
       -d "$DB_NAME" -v devices="$DEMO_DEVICES" -f "$ROOT/scripts/seed-demo-devices.sql"
   else
@@ -377,6 +440,8 @@ up() {
   tokens=$(registration_tokens)
   if [[ "$EXTERNAL_DB" == 1 ]]; then
     command -v psql >/dev/null 2>&1 || die "psql is needed to seed the demo devices (apt-get install postgresql-client)"
+    [[ "$IDENTITY_DB_SSLMODE" != verify-* || -n "$IDENTITY_DB_SSLROOTCERT" ]] \
+      || die "EXTERNAL_DB=1 with IDENTITY_DB_SSLMODE=$IDENTITY_DB_SSLMODE needs IDENTITY_DB_SSLROOTCERT (the PEM CA your PostgreSQL's certificate chains to); IDENTITY_DB_SSLMODE=disable opts out of TLS explicitly"
     mkdir -p "$STACK_DIR" "$RUN_DIR" "$LOG_DIR"
     log "using your PostgreSQL: queries on $DB_HOST:$DB_PORT, migrations on $DB_SCHEMA_HOST:$DB_SCHEMA_PORT," \
       "database $DB_NAME, roles $DB_USER (registration-service) and $AUTH_DB_USER (auth-service)"
@@ -409,8 +474,9 @@ TLS: HTTPS with the local CA $STACK_DIR/tls/ca.crt (EMQX's client certificate: $
 TLS=0 make restart serves plain HTTP."
   fi
   local reg="$scheme://$host:$REGISTRATION_PORT" authn="$scheme://$host:$AUTH_PORT/mqtt/authn"
-  local database="  PostgreSQL            127.0.0.1:$PG_PORT      (data: $DATA_DIR)
-  PgBouncer             127.0.0.1:$PGBOUNCER_PORT      (transaction pooling)"
+  local database="  PostgreSQL            127.0.0.1:$PG_PORT      (data: $DATA_DIR; TLS only)
+  PgBouncer             127.0.0.1:$PGBOUNCER_PORT      (transaction pooling; TLS only)
+  database CA           $DB_CA_FILE (psql: PGSSLMODE=verify-full PGSSLROOTCERT=<it>)"
   [[ "$EXTERNAL_DB" == 1 ]] && database="  database (yours)      $DB_HOST:$DB_PORT (migrations: $DB_SCHEMA_HOST:$DB_SCHEMA_PORT)"
   local bound=""
   [[ "$host" != "$BIND_HOST" ]] && bound="
@@ -503,5 +569,6 @@ case "$COMMAND" in
   restart) restart ;;
   down) down ;;
   status) status ;;
-  *) sed -n '2,27p' "$0" >&2; exit 2 ;;
+  db-ca) printf '%s\n' "$DB_CA_FILE" ;;
+  *) sed -n '2,33p' "$0" >&2; exit 2 ;;
 esac

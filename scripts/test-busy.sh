@@ -35,6 +35,6 @@ start=$SECONDS
 status=0
 # shellcheck disable=SC2086 # MVN is a command line
 $MVN verify -pl "$BUSY_MODULES" -am -Dtest.pg.port="$TEST_PG_PORT" -Dtest.pgbouncer.port="$TEST_PGBOUNCER_PORT" \
-  || status=$?
+  -Dtest.db.ca="$(PG_PORT=$TEST_PG_PORT PGBOUNCER_PORT=$TEST_PGBOUNCER_PORT scripts/stack.sh db-ca test)" || status=$?
 log "the suites ended with status $status after $((SECONDS - start)) s on a busy machine"
 exit "$status"

@@ -145,6 +145,9 @@ class StackScriptTest {
                 "AUTH_PORT", String.valueOf(authPort), "REGISTRATION_PORT", String.valueOf(registrationPort),
                 "DEMO_DEVICES", "2"));
         fixed.put("JAVA_OPTS", "-Xmx256m");
+        // The test stack is TLS-only: the services verify it against its CA (the root pom passes its path).
+        fixed.put("IDENTITY_DB_SSLROOTCERT",
+                System.getProperty("test.db.ca", Repo.ROOT.resolve(".local/test/tls/ca.crt").toString()));
         env.putAll(fixed);
         env.putAll(extra);
         Process process = builder.start();

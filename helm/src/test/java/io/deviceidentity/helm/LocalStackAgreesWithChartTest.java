@@ -17,7 +17,10 @@ import org.junit.jupiter.api.Test;
  */
 class LocalStackAgreesWithChartTest {
 
-    /** Keys that say where PgBouncer runs (addresses, files), not how it pools: allowed to differ. */
+    /**
+     * Keys that say where PgBouncer runs (addresses, files, where its TLS key and certificates are mounted), not how
+     * it pools or whether it encrypts: allowed to differ. The TLS modes are compared like every other key.
+     */
     private static final Set<String> DEPLOYMENT_SPECIFIC = Set.of("listen_addr", "listen_port", "unix_socket_dir",
             "auth_file", "logfile", "pidfile", "client_tls_key_file", "client_tls_cert_file", "client_tls_ca_file",
             "server_tls_ca_file",
@@ -25,10 +28,7 @@ class LocalStackAgreesWithChartTest {
             // administers its PgBouncer as the owner role.
             "admin_users", "stats_users");
 
-    /**
-     * TLS modes (issue 22): compared once the local stack sets them (scripts/local-ca.sh and stack.sh db-up give it
-     * its certificates); until then only the chart has them.
-     */
+    /** PgBouncer's TLS modes (issue 22): both must render them, and they must agree (require / verify-full). */
     private static final Set<String> TLS_MODES = Set.of("client_tls_sslmode", "server_tls_sslmode");
 
     @Test
@@ -36,9 +36,7 @@ class LocalStackAgreesWithChartTest {
         Map<String, String> local = without(Ini.parse(Chart.read(Chart.REPO.resolve("pgbouncer/pgbouncer.ini"))).section("pgbouncer"));
         Map<String, String> chart = without(PgBouncerTest.ini(Chart.render()).section("pgbouncer"));
         for (String mode : TLS_MODES) {
-            if (!local.containsKey(mode)) {
-                chart.remove(mode);
-            }
+            assertTrue(local.containsKey(mode) && chart.containsKey(mode), mode + " is set in both");
         }
         assertEquals(local, chart, "pgbouncer/pgbouncer.ini and the chart's pgbouncer.* defaults disagree");
         assertTrue(local.containsKey("max_client_conn") && local.containsKey("default_pool_size")

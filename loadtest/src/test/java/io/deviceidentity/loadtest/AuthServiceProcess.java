@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
+import io.deviceidentity.testsupport.TestDatabase;
+
 /**
  * The real auth-service, started from its packaged jar against the test stack's PgBouncer (reads) and PostgreSQL
  * (migration), on a free loopback port. Stopped by {@link #close()}.
@@ -46,13 +48,17 @@ final class AuthServiceProcess implements AutoCloseable {
         env.put("IDENTITY_DB_PORT", Integer.toString(pgbouncerPort));
         env.put("IDENTITY_SCHEMA_MIGRATE", "true");
         env.put("IDENTITY_SCHEMA_PORT", Integer.toString(pgPort));
+        // TLS to PgBouncer and PostgreSQL, verified against the test stack's CA (scripts/stack.sh).
+        env.put("IDENTITY_DB_SSLROOTCERT", TestDatabase.ca().toString());
         env.put("QUARKUS_LOG_CATEGORY__IO_DEVICEIDENTITY_OUTCOME__LEVEL", "WARN");
         // Its own role (identity_auth, created by the test stack) is the default; the fast path needs a key.
         env.put("IDENTITY_AUTH_FAST_PATH_KEYS", TEST_FAST_PATH_KEYS);
         Files.createDirectories(log.getParent());
         builder.redirectErrorStream(true).redirectOutput(log.toFile());
         AuthServiceProcess service = new AuthServiceProcess(builder.start(), port, log);
-        service.awaitReady(Duration.ofSeconds(90));
+        // A bound, not a measurement: on a busy machine (load 45 on 2 cores) the JVM start, the migration over TLS
+        // and the warm-up took more than 90 s before the service logged a line; on a quiet one it is ready in seconds.
+        service.awaitReady(Duration.ofSeconds(240));
         return service;
     }
 

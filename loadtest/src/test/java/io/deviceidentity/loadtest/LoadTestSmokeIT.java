@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deviceidentity.loadtest.db.DatabaseAccess;
 import io.deviceidentity.loadtest.db.DeviceSeeder;
 import io.deviceidentity.loadtest.devices.PopulationSpec;
+import io.deviceidentity.testsupport.TestDatabase;
 
 /**
  * A few seconds of the tool against the real auth-service on the test PostgreSQL + PgBouncer: devices with the
@@ -45,9 +46,8 @@ class LoadTestSmokeIT {
         out = target.resolve("smoke");
         service = AuthServiceProcess.start(Path.of(System.getProperty("auth.service.jar")), pgPort, pgbouncerPort,
                 target.resolve("smoke-auth-service.log"));
-        database = new DatabaseAccess("jdbc:postgresql://127.0.0.1:" + pgPort + "/identity",
-                "jdbc:postgresql://127.0.0.1:" + pgbouncerPort + "/pgbouncer", "identity", "identity-local-dev",
-                "identity");
+        database = new DatabaseAccess(TestDatabase.postgresUrl(), TestDatabase.pgbouncerUrl("pgbouncer"), "identity",
+                "identity-local-dev", "identity");
         PopulationSpec population = new PopulationSpec(DEVICES, PREFIX, PASSWORD_PREFIX, null, 0, 0, 0);
         DeviceSeeder seeder = new DeviceSeeder(database);
         seeder.remove(population);

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import io.deviceidentity.testsupport.ManagementInterface;
+import io.deviceidentity.testsupport.TestDatabase;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
@@ -31,6 +32,8 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
         Map<String, String> settings = new HashMap<>(Map.ofEntries(
                 Map.entry("identity.db.port", System.getProperty("test.pgbouncer.port", "56433")),
                 Map.entry("identity.schema.port", System.getProperty("test.pg.port", "55433")),
+                // TLS to PgBouncer and PostgreSQL, verified against the test stack's CA (scripts/stack.sh).
+                Map.entry("identity.db.sslrootcert", TestDatabase.ca().toString()),
                 // The tests write device rows themselves: the table must exist even when the ITs run alone.
                 Map.entry("identity.schema.migrate", "true"),
                 // One bcrypt thread and a short queue make overload reachable from outside on any runner size.

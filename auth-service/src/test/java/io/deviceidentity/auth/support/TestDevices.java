@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.deviceidentity.credentials.Bcrypt;
 import io.deviceidentity.credentials.legacy.PasswordScheme;
+import io.deviceidentity.testsupport.TestDatabase;
 
 /**
  * Writes device rows straight into the test PostgreSQL (not through the service under test), the way
@@ -31,8 +32,8 @@ public final class TestDevices {
     }
 
     public static Connection directConnection() throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + System.getProperty("test.pg.port", "55433")
-                + "/identity?ApplicationName=auth-tests", DB_USER, DB_PASSWORD);
+        return DriverManager.getConnection(TestDatabase.postgresUrl() + "&ApplicationName=auth-tests", DB_USER,
+                DB_PASSWORD);
     }
 
     public static Builder device(String clientId) {

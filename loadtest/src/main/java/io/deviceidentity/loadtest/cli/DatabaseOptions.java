@@ -7,12 +7,14 @@ import picocli.CommandLine.Option;
 public final class DatabaseOptions {
 
     @Option(names = "--pg-url", paramLabel = "JDBC_URL",
-            description = "PostgreSQL itself (not PgBouncer), e.g. jdbc:postgresql://127.0.0.1:55432/identity. "
+            description = "PostgreSQL itself (not PgBouncer), e.g. jdbc:postgresql://127.0.0.1:55432/identity"
+                    + "?sslmode=verify-full&sslrootcert=.local/dev/tls/ca.crt (the local stacks are TLS-only). "
                     + "Watched through pg_stat_activity; needed by seed.")
     String postgresUrl;
 
     @Option(names = "--pgbouncer-admin-url", paramLabel = "JDBC_URL",
-            description = "PgBouncer's admin console, e.g. jdbc:postgresql://127.0.0.1:56432/pgbouncer (SHOW POOLS).")
+            description = "PgBouncer's admin console, e.g. jdbc:postgresql://127.0.0.1:56432/pgbouncer"
+                    + "?sslmode=verify-full&sslrootcert=.local/dev/tls/ca.crt (SHOW POOLS).")
     String pgbouncerAdminUrl;
 
     @Option(names = "--db-user", defaultValue = "identity", description = "Database user (default: ${DEFAULT-VALUE}).")

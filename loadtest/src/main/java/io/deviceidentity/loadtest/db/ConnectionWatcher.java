@@ -1,11 +1,17 @@
 package io.deviceidentity.loadtest.db;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.net.PemTrustOptions;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.PgConnection;
+import io.vertx.pgclient.SslMode;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
@@ -20,6 +26,8 @@ import io.vertx.sqlclient.Tuple;
 public final class ConnectionWatcher implements AutoCloseable {
 
     private static final long PERIOD_MILLIS = 100;
+    /** pgJDBC's {@code sslrootcert} parameter in a URL's query: its separator and its (URL-encoded) value. */
+    private static final Pattern SSL_ROOT_CERT = Pattern.compile("([?&])sslrootcert=([^&]*)");
     private static final String BACKENDS = "SELECT count(*) FROM pg_stat_activity "
             + "WHERE datname = $1 AND backend_type = 'client backend' AND pid <> pg_backend_pid()";
 
@@ -89,11 +97,36 @@ public final class ConnectionWatcher implements AutoCloseable {
     }
 
     private PgConnectOptions options(String jdbcUrl, Map<String, String> startupProperties) {
-        PgConnectOptions options = PgConnectOptions.fromUri(jdbcUrl.replaceFirst("^jdbc:", ""))
+        PgConnectOptions options = fromJdbcUrl(jdbcUrl)
                 .setUser(access.user())
                 .setPassword(access.password())
                 .setConnectTimeout(2_000);
         options.setProperties(startupProperties);
+        return options;
+    }
+
+    /**
+     * The reactive client's options for a pgJDBC URL, TLS included: {@code sslmode} as Vert.x reads it, and pgJDBC's
+     * {@code sslrootcert} (a PEM CA file) as the trusted CA. Vert.x would send a parameter it does not know as a
+     * startup parameter, which PostgreSQL and PgBouncer refuse, so {@code sslrootcert} is taken out of the URI
+     * first. {@code verify-full} also checks the host name (Vert.x requires the algorithm to be named for it).
+     */
+    static PgConnectOptions fromJdbcUrl(String jdbcUrl) {
+        String uri = jdbcUrl.replaceFirst("^jdbc:", "");
+        Matcher rootCert = SSL_ROOT_CERT.matcher(uri);
+        String ca = null;
+        if (rootCert.find()) {
+            ca = URLDecoder.decode(rootCert.group(2), StandardCharsets.UTF_8);
+            uri = uri.substring(0, rootCert.start()) + (rootCert.group(1).equals("?") && rootCert.end() < uri.length()
+                    ? "?" + uri.substring(rootCert.end() + 1) : uri.substring(rootCert.end()));
+        }
+        PgConnectOptions options = PgConnectOptions.fromUri(uri);
+        if (ca != null) {
+            options.setPemTrustOptions(new PemTrustOptions().addCertPath(ca));
+        }
+        if (options.getSslMode() == SslMode.VERIFY_FULL) {
+            options.setHostnameVerificationAlgorithm("HTTPS");
+        }
         return options;
     }
 

@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 import io.deviceidentity.registration.support.Database;
+import io.deviceidentity.testsupport.TestDatabase;
 
 /**
  * The packaged JAR, started as a child process on the test stack, is signalled in the middle of a burst of PUTs.
@@ -191,6 +192,7 @@ class ServiceSignalsIT {
                 "-Didentity.management.port=" + management,
                 "-Didentity.db.port=" + System.getProperty("test.pgbouncer.port", "56433"),
                 "-Didentity.schema.port=" + System.getProperty("test.pg.port", "55433"),
+                "-Didentity.db.sslrootcert=" + TestDatabase.ca(),
                 "-Didentity.registration.tokens=" + TOKEN,
                 "-Didentity.registration.bcrypt-cost=4",
                 "-Dquarkus.log.category.\"io.deviceidentity.outcome\".level=WARN",

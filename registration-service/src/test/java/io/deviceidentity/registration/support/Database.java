@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.deviceidentity.credentials.CredentialRows;
 import io.deviceidentity.credentials.DeviceCredential;
+import io.deviceidentity.testsupport.TestDatabase;
 
 /**
  * What is really in PostgreSQL, read over the test's own direct connection (not the service's pool and not
@@ -25,9 +26,7 @@ public final class Database {
     }
 
     public static Connection connect() throws SQLException {
-        String port = System.getProperty("test.pg.port", "55433");
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/identity", "identity",
-                "identity-local-dev");
+        return DriverManager.getConnection(TestDatabase.postgresUrl(), "identity", "identity-local-dev");
     }
 
     public static Optional<DeviceCredential> row(String clientId) {

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import io.deviceidentity.testsupport.ManagementInterface;
+import io.deviceidentity.testsupport.TestDatabase;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
@@ -28,6 +29,8 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
                 // Warm before the first test's request, as %test does for @QuarkusTest (ReadyOnlyWhenWarmTest runs
                 // the warm-up in the background, as production does).
                 "identity.readiness.warm-up-in-background", "false"));
+        // TLS to PgBouncer and PostgreSQL, verified against the test stack's CA (scripts/stack.sh).
+        settings.put("identity.db.sslrootcert", TestDatabase.ca().toString());
         settings.putAll(ManagementInterface.claimFreePort());
         return settings;
     }
