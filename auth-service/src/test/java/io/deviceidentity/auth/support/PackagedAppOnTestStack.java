@@ -46,6 +46,11 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
                 Map.entry("identity.overload.bcrypt.idle-priority", "false"),
                 // The chart passes the key set from its Secret; the tests use the test profile's fixed key.
                 Map.entry("identity.auth.fast-path.keys", FAST_PATH_KEYS),
+                // As the test profile: every request comes from 127.0.0.1, so the per-address failure budgets (10
+                // wrong passwords a minute) would let one suite's wrong-password cases deny the next suite's devices.
+                // The budgets have their own tests (ratelimit/).
+                Map.entry("identity.auth.rate-limit.source-failures", "1000000"),
+                Map.entry("identity.auth.rate-limit.source-guesses", "1000000"),
                 Map.entry("quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN"),
                 // Warm before the first test's request, as %test does for @QuarkusTest: tests that count hashes
                 // and refusals must not share bcrypt with the warm-up (ReadyOnlyWhenWarmTest runs it as production does).
