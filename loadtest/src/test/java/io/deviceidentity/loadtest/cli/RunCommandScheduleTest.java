@@ -125,7 +125,8 @@ class RunCommandScheduleTest {
         RunSettings settings = command.settings(command.metricsUrl());
         assertEquals(List.of(URI.create("http://127.0.0.1:8081/mqtt/authn")), settings.urls());
         assertFalse(settings.behindService());
-        assertEquals(URI.create("http://127.0.0.1:8081/q/metrics"), command.metricsUrl());
+        // The services serve metrics on their management interface, the main port + 1000.
+        assertEquals(URI.create("http://127.0.0.1:9081/q/metrics"), command.metricsUrl());
         assertEquals(io.deviceidentity.loadtest.emqx.ServiceEndpoints.OnJoin.KEEP, settings.onJoin());
     }
 
