@@ -22,10 +22,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.opentest4j.AssertionFailedError;
 
 import io.deviceidentity.auth.AuthConfig;
+import io.deviceidentity.auth.mtls.MutualTlsConfig;
+import io.deviceidentity.management.ManagementConfig;
 import io.deviceidentity.overload.OverloadConfig;
 import io.deviceidentity.readiness.ReadinessConfig;
 import io.deviceidentity.registration.RegistrationConfig;
 import io.deviceidentity.registration.kicks.KickConfig;
+import io.deviceidentity.tls.TlsConfig;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -45,9 +48,10 @@ class ChartAgreesWithGeneratedManifestsTest {
 
     /** A service, its @ConfigMapping interfaces, and the modules whose sources hold them. */
     enum Svc {
-        AUTH("auth-service", List.of(AuthConfig.class, OverloadConfig.class, ReadinessConfig.class)),
+        AUTH("auth-service", List.of(AuthConfig.class, MutualTlsConfig.class, OverloadConfig.class, ReadinessConfig.class,
+                TlsConfig.class, ManagementConfig.class)),
         REGISTRATION("registration-service", List.of(RegistrationConfig.class, KickConfig.class, OverloadConfig.class,
-                ReadinessConfig.class));
+                ReadinessConfig.class, TlsConfig.class, ManagementConfig.class));
 
         final String name;
         final List<Class<?>> mappings;
@@ -112,7 +116,7 @@ class ChartAgreesWithGeneratedManifestsTest {
         assertTrue(problems.contains("auth-service: container port http is 9090 in the service's manifest, 8081 in the chart"), problems::toString);
         assertTrue(problems.contains("auth-service: readinessProbe path is /q/health/well in the service's manifest, /q/health/ready in the chart"),
                 problems::toString);
-        assertTrue(problems.contains("auth-service: livenessProbe port (as a container port) is 9090 in the service's manifest, 8081 in the chart"),
+        assertTrue(problems.contains("auth-service: livenessProbe port (as a container port) is 9090 in the service's manifest, 9000 in the chart"),
                 problems::toString);
     }
 

@@ -50,8 +50,11 @@ final class ManifestAgreement {
         same(problems, service, "image repository", repository(mine.getImage()).replaceFirst("^" + DEFAULT_REGISTRY, ""),
                 repository(theirs.getImage()));
 
+        // quarkus-kubernetes names the main port http whatever it serves; the chart names it after its scheme (https
+        // when TLS is on, the default).
         Integer port = containerPort(mine, "http");
-        same(problems, service, "container port http", port, containerPort(theirs, "http"));
+        Integer chartPort = containerPort(theirs, "https") != null ? containerPort(theirs, "https") : containerPort(theirs, "http");
+        same(problems, service, "container port http", port, chartPort);
         Service svc = generated.k8sService();
         Service chartSvc = chart.find(Service.class, chartName).orElse(null);
         if (chartSvc == null) {
