@@ -7,6 +7,7 @@
 #   Mosquitto                                  scripts/mosquitto.sh install (qos2-probe's broker tests)
 #   jq, python3, curl                          k8s/e2e-checks.sh and the chaos verdicts (build-checks), stack.sh up
 #   stress-ng                                  make test-busy (keeps every core busy under the test suites)
+#   openssl                                    scripts/local-ca.sh (the stacks' TLS certificates)
 #
 # As root it runs apt-get itself; otherwise through `sudo -n` (a GitHub runner's passwordless sudo); when neither
 # works it fails and prints the exact command to run (scripts/packages.sh).
@@ -19,7 +20,7 @@ source "$ROOT/scripts/packages.sh"
 "$ROOT/scripts/stack.sh" install
 "$ROOT/scripts/mosquitto.sh" install
 missing=()
-for tool in jq python3 curl stress-ng; do
+for tool in jq python3 curl stress-ng openssl; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if ((${#missing[@]})); then

@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The install scripts' own logic as a non-root user (a GitHub runner's) and as root, run for real by bash. apt-get
  * cannot really run without root, and this test must not install anything, so `id -u`, `sudo`, `apt-get` and
  * `useradd` are stand-ins on PATH that record how they were called; every other command is the machine's own, and
- * the programs the scripts look for (pgbouncer, psql, mosquitto, jq, python3, curl, stress-ng) are left off PATH so
- * that each script finds them missing. What is proven: with passwordless sudo, every apt-get runs through `sudo -n`
+ * the programs the scripts look for (pgbouncer, psql, mosquitto, jq, python3, curl, stress-ng, openssl) are left off
+ * PATH so that each script finds them missing. What is proven: with passwordless sudo, every apt-get runs through `sudo -n`
  * (never a prompt) and installs what make test needs; without sudo, or when sudo wants a password, nothing is run and
  * the script names the exact command; as root, apt-get runs directly and sudo is never asked.
  */
@@ -33,7 +33,7 @@ class InstallScriptsTest {
 
     /** The programs the install scripts check for; hidden so that each is "missing". */
     private static final Set<String> HIDDEN = Set.of("pgbouncer", "psql", "mosquitto", "jq", "python3", "curl",
-            "stress-ng", "sudo", "apt-get", "id", "useradd");
+            "stress-ng", "openssl", "sudo", "apt-get", "id", "useradd");
 
     private static final String FAKE_ID = """
             #!/bin/sh
@@ -80,7 +80,7 @@ class InstallScriptsTest {
             installed.addAll(List.of(install.substring(install.indexOf(" install ") + " install ".length()).split("\\s+")));
         }
         assertTrue(installed.containsAll(List.of("pgbouncer", "postgresql", "postgresql-client", "mosquitto", "jq",
-                "python3", "curl", "stress-ng")), installed.toString());
+                "python3", "curl", "stress-ng", "openssl")), installed.toString());
         assertTrue(result.calls.stream().noneMatch(call -> call.startsWith("useradd")), "only root creates users");
     }
 
