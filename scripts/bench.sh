@@ -27,7 +27,8 @@
 #      table); the incident replay: BENCH_INCIDENT_REPLICAS replicas of BENCH_INCIDENT_CPU vCPU behind one EMQX pool at
 #      BENCH_INCIDENT_RATE logins/s, protected and unprotected, and a replica started cold in the middle of the storm
 #      (its first BENCH_COLD_SHOWN seconds after readiness, per second)
-#   7. BENCH_JMH=1 only: the JMH bcrypt verify benchmark pinned like the service
+#   7. BENCH_JMH=1 only: the JMH bcrypt verify benchmark pinned like the service, and beside it the verification of
+#      each legacy scheme a migrated fleet brings (EMQX salted SHA-256, mosquitto-go-auth PBKDF2-SHA512, argon2id)
 #
 # Duration (defaults, 2 cores): build ~1.5 min + stack ~0.2 min + capacity ~0.6 min + 10 points x 72 s (+ ~7 s each
 # for seeding that point's devices, the generator's JVM start and the settle pause) + two service restarts with
@@ -528,10 +529,11 @@ incident_table
 # --- 6. bcrypt verify, one core (opt-in) --------------------------------------------------------------------
 if [[ "$BENCH_JMH" == 1 ]]; then
   echo
-  log "JMH: one bcrypt verify at cost 10 per implementation, pinned to CPU $BENCH_AUTH_CPUS"
+  log "JMH: one bcrypt verify at cost 10 per implementation and one verify per legacy scheme, pinned to CPU $BENCH_AUTH_CPUS"
   taskset -c "$BENCH_AUTH_CPUS" java -jar "$JMH_JAR" -rf json -rff "$BENCH_OUT/bcrypt-jmh.json" \
     >"$BENCH_OUT/bcrypt-jmh.log" 2>&1 || { tail -n 30 "$BENCH_OUT/bcrypt-jmh.log" >&2; die "JMH failed"; }
-  echo "bcrypt verify, cost 10, one core (JMH average time; 1000 / ms = checks per second per core):"
+  echo "bcrypt verify at cost 10 per implementation, and each legacy scheme's verify (LegacySchemeVerifyBenchmark), one core"
+  echo "(JMH average time; 1000 / ms = checks per second per core):"
   sed -n '/^Benchmark /,$p' "$BENCH_OUT/bcrypt-jmh.log"
 fi
 
