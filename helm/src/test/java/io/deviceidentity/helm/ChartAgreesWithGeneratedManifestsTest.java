@@ -30,6 +30,7 @@ import io.deviceidentity.registration.RegistrationConfig;
 import io.deviceidentity.registration.kicks.KickConfig;
 import io.deviceidentity.tls.TlsConfig;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -97,7 +98,8 @@ class ChartAgreesWithGeneratedManifestsTest {
     void theGeneratedManifestDescribesTheServiceNotDefaults(Svc svc) {
         // Guards against a comparison that passes because both sides are empty or quarkus-kubernetes' defaults.
         Container c = svc.manifest().container();
-        assertEquals(svc == Svc.AUTH ? 8081 : 8082, c.getPorts().get(0).getContainerPort(), "quarkus.http.port's default");
+        assertEquals(svc == Svc.AUTH ? 8081 : 8082, namedPort(c, "http").getContainerPort(), "quarkus.http.port's default");
+        assertEquals(9000, namedPort(c, "management").getContainerPort(), "the management interface the probes use");
         assertEquals("/q/health/ready", c.getReadinessProbe().getHttpGet().getPath());
         assertTrue(c.getEnv().stream().anyMatch(e -> e.getName().equals("IDENTITY_OVERLOAD_BCRYPT_QUEUE")), c.getEnv()::toString);
         assertTrue(svc.manifest().ofKind("Job").isEmpty(), "no Flyway init Job: the services migrate in-process or not at all");
@@ -109,7 +111,7 @@ class ChartAgreesWithGeneratedManifestsTest {
     void aServiceThatMovesItsPortOrAProbeIsCaught() {
         GeneratedManifest moved = Svc.AUTH.manifest();
         Container c = moved.container();
-        c.getPorts().get(0).setContainerPort(9090);
+        namedPort(c, "http").setContainerPort(9090);
         c.getReadinessProbe().getHttpGet().setPath("/q/health/well");
         c.getLivenessProbe().getHttpGet().setPort(new IntOrString(9090));
         List<String> problems = ManifestAgreement.disagreements(moved, CHART, Svc.AUTH.environment());
@@ -182,6 +184,12 @@ class ChartAgreesWithGeneratedManifestsTest {
         assertEquals(Set.of("REGISTRATION_TOKENS"), env.required());
         assertEquals(Set.of("IDENTITY_REGISTRATION_TOKENS"),
                 ServiceEnvironment.of("example", "", List.of(RegistrationConfig.class)).required());
+    }
+
+    /** quarkus-kubernetes lists the http and management ports in no fixed order (it differed between two clean builds). */
+    private static ContainerPort namedPort(Container c, String name) {
+        return c.getPorts().stream().filter(p -> name.equals(p.getName())).findFirst()
+                .orElseThrow(() -> new AssertionFailedError("no container port named " + name + " in " + c.getPorts()));
     }
 
     static Stream<Svc> services() {
