@@ -131,7 +131,9 @@ launch_pod() {
     export AUTH_HOST=127.0.0.1 AUTH_PORT=$port
     # One line per answer would cost the pod more than some answers do.
     export QUARKUS_LOG_CATEGORY__IO_DEVICEIDENTITY_OUTCOME__LEVEL=WARN
-    exec env "$@" taskset -c "$pin" java -Xmx512m "${jvm_cpus[@]}" -jar "$AUTH_JAR"
+    # BENCH_AUTH_ENV (KEY=VALUE ...) and BENCH_AUTH_JAVA_OPTS change every pod of the run, to compare settings.
+    # shellcheck disable=SC2086
+    exec env "$@" ${BENCH_AUTH_ENV:-} taskset -c "$pin" java -Xmx512m "${jvm_cpus[@]}" ${BENCH_AUTH_JAVA_OPTS:-} -jar "$AUTH_JAR"
   ) >"$LOG_DIR/auth-service-$slot-$name.log" 2>&1 &
   echo $! >"$pid_file"
   POD_STARTED_AT[$slot]=$(date +%s.%N)
@@ -223,6 +225,26 @@ bcrypt_totals() {
     END { printf "%.6f %d\n", s, c }'
 }
 
+# --- where the pod's CPU went ------------------------------------------------------------------------------------
+# The CPU of every thread group of the JVM (scripts/thread-cpu.py: bcrypt, event loop, database, JIT, GC, other)
+# across one point, per answer the service gave (identity_authn_outcomes_total): what a refusal costs beside bcrypt.
+# Written to $BENCH_OUT/<point>/thread-cpu.txt and printed.
+authn_answers() {
+  curl -fsS "http://127.0.0.1:$(($1 + 1000))/q/metrics" 2>/dev/null \
+    | awk '$1 ~ /^identity_authn_outcomes_total/ { s += $2 } END { printf "%.0f\n", s }'
+}
+thread_cpu_begin() {
+  THREAD_CPU_ANSWERS0=$(authn_answers "$1")
+  python3 "$ROOT/scripts/thread-cpu.py" snap "$2" "$RUN_DIR/thread-cpu-before.json"
+}
+thread_cpu_end() {
+  local answers
+  answers=$(( $(authn_answers "$1") - THREAD_CPU_ANSWERS0 ))
+  python3 "$ROOT/scripts/thread-cpu.py" snap "$2" "$RUN_DIR/thread-cpu-after.json"
+  python3 "$ROOT/scripts/thread-cpu.py" diff "$RUN_DIR/thread-cpu-before.json" "$RUN_DIR/thread-cpu-after.json" "$answers" \
+    | tee "$BENCH_OUT/$3/thread-cpu.txt" | sed "s/^/[bench] $3: /" >&2
+}
+
 # --- the pod-size table ----------------------------------------------------------------------------------------
 # For each pod size in BENCH_AUTH_CPU: a fresh protected service in a cgroup of that quota, its honest capacity, and
 # BENCH_OVERLOAD x that capacity behind the chart's EMQX pool (one node's pool_size for that CPU limit, pipelining 1)
@@ -246,11 +268,13 @@ pod_sizes() {
       pod_cgroup auth-service "$cpu"
       cg=$POD_CGROUP_DIR
       throttled0=$(pod_cgroup_throttling "$cg")
+      thread_cpu_begin "$AUTH_PORT" "$(cat "$(pid_file_of auth-service)")"
       # The pod rows have their own table (each against its own pod's capacity), not the overload curve's.
       local saved_runs=("${RUNS[@]}")
       capacity=$cap point "$name" "$conns" 1 fixed:12s "$BENCH_OVERLOAD"
       RUNS=("${saved_runs[@]}")
       throttled1=$(pod_cgroup_throttling "$cg")
+      thread_cpu_end "$AUTH_PORT" "$(cat "$(pid_file_of auth-service)")" "$name"
       POD_ROWS+=("$cpu $cap $(cat "$BENCH_OUT/pod-$slug-capacity/bcrypt-bound.txt" 2>/dev/null || echo -) $conns $BENCH_OUT/$name/summary.json $throttled0 $throttled1")
       sleep "$BENCH_SETTLE"
     done

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Where a JVM's CPU went, by thread group, per answer (issue 23: the CPU a refusal costs inside a pod's quota).
+
+  thread-cpu.py snap PID OUT.json [--proc /proc]     CPU ticks of every thread of PID, by group, to OUT.json
+  thread-cpu.py diff BEFORE.json AFTER.json ANSWERS  the seconds each group used between the two snapshots and,
+                                                      for ANSWERS answers in that span, the microseconds per answer
+
+Groups come from the thread names Linux keeps in /proc/PID/task/TID/comm (15 characters): bcrypt-*, vert.x-eventloop*
+(the event loop: HTTP, JSON, the answer), database-* (the DatabaseLane's JDBC threads), C1/C2 CompilerThread (the
+JIT), GC threads, and the rest. A thread that ended between the snapshots is missing from AFTER; its ticks are lost,
+so the figures are a lower bound when threads come and go (the service's threads are long-lived).
+"""
+import json
+import os
+import sys
+
+GROUPS = (
+    ("bcrypt", ("bcrypt",)),
+    ("event loop", ("vert.x-eventloo",)),
+    ("database", ("database",)),
+    ("JIT", ("C1 CompilerThre", "C2 CompilerThre", "C1 CompilerThread", "C2 CompilerThread")),
+    ("GC", ("GC Thread", "G1 ", "VM Thread", "GC ")),
+)
+
+
+def group_of(name):
+    for group, prefixes in GROUPS:
+        if any(name.startswith(p) for p in prefixes):
+            return group
+    return "other"
+
+
+def snapshot(pid, proc="/proc"):
+    groups = {}
+    task_dir = os.path.join(proc, str(pid), "task")
+    for tid in os.listdir(task_dir):
+        try:
+            with open(os.path.join(task_dir, tid, "comm")) as f:
+                name = f.read().strip()
+            with open(os.path.join(task_dir, tid, "stat")) as f:
+                stat = f.read()
+        except OSError:
+            continue  # the thread ended while we listed them
+        # The name in stat is in parentheses and may hold spaces: the fields after the last ')' are fixed.
+        fields = stat[stat.rindex(")") + 2:].split()
+        utime, stime = int(fields[11]), int(fields[12])
+        group = group_of(name)
+        groups[group] = groups.get(group, 0) + utime + stime
+    return {"clk_tck": os.sysconf("SC_CLK_TCK"), "ticks": groups}
+
+
+def diff(before, after, answers):
+    tck = after["clk_tck"]
+    names = [g for g, _ in GROUPS] + ["other"]
+    used = {g: max(0, after["ticks"].get(g, 0) - before["ticks"].get(g, 0)) / tck for g in names}
+    lines = ["%-11s %9s %16s" % ("threads", "CPU s", "us per answer")]
+    for g in names:
+        per = "%.0f" % (used[g] * 1e6 / answers) if answers > 0 else "-"
+        lines.append("%-11s %9.2f %16s" % (g, used[g], per))
+    not_bcrypt = sum(v for g, v in used.items() if g != "bcrypt")
+    lines.append("%-11s %9.2f %16s" % ("all but bcrypt", not_bcrypt,
+                                        "%.0f" % (not_bcrypt * 1e6 / answers) if answers > 0 else "-"))
+    lines.append("answers: %d" % answers)
+    return "\n".join(lines)
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[0] == "snap":
+        proc = argv[argv.index("--proc") + 1] if "--proc" in argv else "/proc"
+        with open(argv[2], "w") as f:
+            json.dump(snapshot(int(argv[1]), proc), f)
+        return 0
+    if len(argv) == 4 and argv[0] == "diff":
+        with open(argv[1]) as a, open(argv[2]) as b:
+            print(diff(json.load(a), json.load(b), int(float(argv[3]))))
+        return 0
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
