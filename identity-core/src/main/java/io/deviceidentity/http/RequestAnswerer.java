@@ -13,6 +13,7 @@ import io.deviceidentity.metrics.Outcomes;
 import io.deviceidentity.overload.Deadline;
 import io.deviceidentity.overload.DeadlineTimer;
 import io.deviceidentity.overload.RequestDeadlines;
+import io.deviceidentity.readiness.SelfRequests;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -31,11 +32,14 @@ public class RequestAnswerer {
     private final RequestDeadlines deadlines;
     private final DeadlineTimer timer;
     private final Outcomes outcomes;
+    private final SelfRequests selfRequests;
 
-    public RequestAnswerer(RequestDeadlines deadlines, DeadlineTimer timer, Outcomes outcomes) {
+    public RequestAnswerer(RequestDeadlines deadlines, DeadlineTimer timer, Outcomes outcomes,
+            SelfRequests selfRequests) {
         this.deadlines = deadlines;
         this.timer = timer;
         this.outcomes = outcomes;
+        this.selfRequests = selfRequests;
     }
 
     /**
@@ -78,9 +82,13 @@ public class RequestAnswerer {
             decision = CompletableFuture.failedFuture(failure);
         }
         String loggedDevice = device;
+        // The service's own warm-up requests are answered like any other, but are not outcomes of anyone's request.
+        boolean counted = !selfRequests.isSelfRequest(context);
         return decision.handle((decided, failure) -> {
             Answer answer = failure == null ? decided : ErrorResponses.answerFor(failure);
-            outcomes.record(metric, operation, loggedDevice, deadline, answer);
+            if (counted) {
+                outcomes.record(metric, operation, loggedDevice, deadline, answer);
+            }
             return answer.response();
         });
     }
