@@ -1,5 +1,6 @@
 package io.deviceidentity.overload;
 
+import java.util.OptionalDouble;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -40,8 +41,9 @@ import io.quarkus.runtime.Startup;
  * Why not SmallRye's {@code @Bulkhead}: its queue exists only for asynchronous methods, bounds length rather than
  * waiting time, and keeps a queued task when its {@code @Timeout} fires; a running bcrypt cannot be interrupted.
  *
- * <p>The threads run under {@code SCHED_IDLE} ({@link IdleScheduling}), so that refusals and answers are written by
- * the event loop without waiting for a hash to yield the CPU.
+ * <p>With a whole CPU or more the threads run under {@code SCHED_IDLE} ({@link IdleScheduling}), so that refusals
+ * and answers are written by the event loop without waiting for a hash to yield the CPU; below one CPU at normal
+ * priority, with the JIT's compiler threads at nice 19 instead ({@link SchedulingPlan} says why).
  */
 @Startup
 @ApplicationScoped
@@ -96,9 +98,12 @@ public class BcryptExecutor {
                 : () -> TARGET_WAIT_HASHES * expectedNanos.get();
         this.delay = new ControlledDelay(bcrypt.maxWait().toNanos(), bcrypt.interval().toNanos(), targetWait,
                 clock.getAsLong());
+        OptionalDouble cpuLimit = CpuQuota.ofThisProcess();
+        SchedulingPlan scheduling = SchedulingPlan.of(bcrypt.idlePriority(), cpuLimit);
         this.executor = new ThreadPoolExecutor(concurrency, concurrency, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(queueCapacity), threads(bcrypt.idlePriority()));
+                new ArrayBlockingQueue<>(queueCapacity), threads(scheduling.idleBcrypt()));
         executor.prestartAllCoreThreads();
+        int niced = scheduling.compilerThreadsNiced() ? CompilerThreads.deprioritise() : 0;
 
         this.hashTimer = Timer.builder(MetricNames.BCRYPT_DURATION)
                 .description("Time spent computing one bcrypt hash or verification")
@@ -131,8 +136,10 @@ public class BcryptExecutor {
                 .register(registry);
         Gauge.builder(MetricNames.BCRYPT_IDLE_THREADS, idleThreads, AtomicInteger::get)
                 .description("bcrypt threads running under SCHED_IDLE").register(registry);
-        LOG.infof("bcrypt executor: %d threads (SCHED_IDLE: %s), waits up to %s (%s once the queue stands for %s),"
-                + " at most %d waiting, deadline %s", concurrency, bcrypt.idlePriority(), bcrypt.maxWait(),
+        LOG.infof("bcrypt executor: %d threads (SCHED_IDLE: %s; CPU limit %s, %d JIT compiler threads at nice %d),"
+                + " waits up to %s (%s once the queue stands for %s), at most %d waiting, deadline %s", concurrency,
+                scheduling.idleBcrypt(), cpuLimit.isPresent() ? cpuLimit.getAsDouble() : "none", niced,
+                CompilerThreads.NICE, bcrypt.maxWait(),
                 bcrypt.targetWait().map(Object::toString).orElse(TARGET_WAIT_HASHES + " hash times"),
                 bcrypt.interval(), queueCapacity, config.deadline());
     }

@@ -74,11 +74,13 @@ public interface OverloadConfig {
 
         /**
          * Run bcrypt threads under Linux's {@code SCHED_IDLE} policy, so that the event loop writing answers (and
-         * refusals) always gets the CPU first. Default true; silently unavailable off Linux (see the startup log and
-         * the {@code identity.bcrypt.idle.threads} gauge).
+         * refusals) and the JIT get the CPU first. Unset (the default): decided by the pod's CPU limit
+         * ({@link CpuQuota}, {@link SchedulingPlan}): {@code SCHED_IDLE} with a whole CPU or more, or no limit; below
+         * one CPU normal priority, with the JIT's compiler threads at nice 19 instead, because there a
+         * {@code SCHED_IDLE} thread loses the pod's quota to every other thread (docs/overload.md). Silently
+         * unavailable off Linux and in a native image (see the startup log and {@code identity.bcrypt.idle.threads}).
          */
-        @WithDefault("true")
-        boolean idlePriority();
+        Optional<Boolean> idlePriority();
     }
 
     interface Database {

@@ -72,8 +72,8 @@ record TestOverloadConfig(Duration deadline, int concurrency, OptionalInt queue,
                 return Duration.ofMillis(80);
             }
 
-            public boolean idlePriority() {
-                return self.idlePriority;
+            public Optional<Boolean> idlePriority() {
+                return Optional.of(self.idlePriority);
             }
         };
     }
