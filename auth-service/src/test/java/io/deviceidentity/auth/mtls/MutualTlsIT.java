@@ -24,10 +24,10 @@ import io.restassured.RestAssured;
 class MutualTlsIT {
 
     @Test
-    void aClientCertificateFromTheClientCaIsServed() throws IOException {
-        TlsClient.Served served = TlsClient.get(
+    void aClientCertificateFromTheClientCaIsServed() throws IOException, InterruptedException {
+        TlsClient.Served served = TlsClient.getRetryingClosedConnections(
                 PackagedAppOverTls.ca.trustingClientWithCertificate(PackagedAppOverTls.ca, "emqx-client"),
-                RestAssured.port, "/mqtt/authn");
+                RestAssured.port, "/mqtt/authn", java.time.Duration.ofSeconds(30));
 
         assertTrue(served.statusLine().startsWith("HTTP/1.1 "), served.statusLine());
     }
