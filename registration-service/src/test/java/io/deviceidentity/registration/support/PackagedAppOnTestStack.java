@@ -29,6 +29,12 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
                 // Warm before the first test's request, as %test does for @QuarkusTest (ReadyOnlyWhenWarmTest runs
                 // the warm-up in the background, as production does).
                 "identity.readiness.warm-up-in-background", "false"));
+        // As the test profile: hashes at normal priority and no wait limit a busy machine's scheduler alone could
+        // reach. Under SCHED_IDLE (the default without a CPU limit) the start-up warm-up's hash got no CPU beside
+        // stress-ng and missed its deadline until the launch gave up (issue 21).
+        settings.put("identity.overload.bcrypt.idle-priority", "false");
+        settings.put("identity.overload.bcrypt.max-wait", "30s");
+        settings.put("identity.overload.bcrypt.target-wait", "30s");
         // TLS to PgBouncer and PostgreSQL, verified against the test stack's CA (scripts/stack.sh).
         settings.put("identity.db.sslrootcert", TestDatabase.ca().toString());
         settings.putAll(ManagementInterface.claimFreePort());
