@@ -51,6 +51,11 @@ final class AuthServiceProcess implements AutoCloseable {
         // TLS to PgBouncer and PostgreSQL, verified against the test stack's CA (scripts/stack.sh).
         env.put("IDENTITY_DB_SSLROOTCERT", TestDatabase.ca().toString());
         env.put("QUARKUS_LOG_CATEGORY__IO_DEVICEIDENTITY_OUTCOME__LEVEL", "WARN");
+        // As the services' own ITs: bcrypt at normal priority with long waits. Under SCHED_IDLE (the default without
+        // a CPU limit) the start-up warm-up's hash got no CPU beside stress-ng and readiness never came (issue 21).
+        env.put("IDENTITY_OVERLOAD_BCRYPT_IDLE_PRIORITY", "false");
+        env.put("IDENTITY_OVERLOAD_BCRYPT_MAX_WAIT", "30s");
+        env.put("IDENTITY_OVERLOAD_BCRYPT_TARGET_WAIT", "30s");
         // Its own role (identity_auth, created by the test stack) is the default; the fast path needs a key.
         env.put("IDENTITY_AUTH_FAST_PATH_KEYS", TEST_FAST_PATH_KEYS);
         Files.createDirectories(log.getParent());
