@@ -19,7 +19,8 @@
 # PostgreSQL instead of the bundled one: DB_HOST/DB_PORT (what the services query: PgBouncer or PostgreSQL),
 # DB_SCHEMA_HOST/DB_SCHEMA_PORT (PostgreSQL itself, for the migration; default DB_HOST/DB_PORT), DB_NAME, DB_USER,
 # DB_PASSWORD, and auth-service's role AUTH_DB_USER/AUTH_DB_PASSWORD. REGISTRATION_TOKENS (comma-separated
-# <id>:<scopes>:<token>) sets registration-service's accepted tokens.
+# <id>:<scopes>:<token>) sets registration-service's accepted tokens. READY_WAIT (60, seconds) is how long `up` waits
+# for each service to report ready: a JVM's start and auth-service's warm-up on a busy machine may need more.
 #
 # TLS=1 (the default) serves both services over HTTPS with certificates from scripts/local-ca.sh: one CA per stack
 # directory ($STACK_DIR/tls/ca.crt, created on first `up` and kept), leaves for auth-service, registration-service
@@ -47,6 +48,7 @@ source "$ROOT/scripts/stack-layout.sh"
 # shellcheck source=packages.sh
 source "$ROOT/scripts/packages.sh"
 : "${AUTH_PORT:=8081}" "${REGISTRATION_PORT:=8082}" "${DEMO_DEVICES:=100}" "${BIND_HOST:=127.0.0.1}" "${TLS:=1}"
+: "${READY_WAIT:=60}"
 # The services' management interface (health, metrics): their port + 1000, the services' own default, set
 # explicitly so that the readiness wait below and the services agree (docs/configuration.md).
 MANAGEMENT_OFFSET=1000
@@ -343,13 +345,15 @@ start_service() {
   (service_env; exec env "$@" java ${JAVA_OPTS:-} -jar "$jar" >"$LOG_DIR/$name.log" 2>&1) &
   echo $! >"$RUN_DIR/$name.pid"
   (umask 077; printf '%s\n' "$fingerprint" >"$RUN_DIR/$name.config")
-  for _ in $(seq 1 120); do
+  [[ "$READY_WAIT" =~ ^[0-9]+$ ]] || die "READY_WAIT must be a whole number of seconds, not '$READY_WAIT'"
+  local deadline=$((SECONDS + READY_WAIT))
+  while ((SECONDS < deadline)); do
     curl -fsS "http://$host:$((port + MANAGEMENT_OFFSET))/q/health/ready" >/dev/null 2>&1 && return
     service_running "$name" || { tail -n 40 "$LOG_DIR/$name.log" >&2; die "$name exited (log: $LOG_DIR/$name.log)"; }
     sleep 0.5
   done
   tail -n 40 "$LOG_DIR/$name.log" >&2
-  die "$name did not become ready (log: $LOG_DIR/$name.log)"
+  die "$name did not become ready within READY_WAIT=$READY_WAIT s (log: $LOG_DIR/$name.log)"
 }
 
 stop_service() {
