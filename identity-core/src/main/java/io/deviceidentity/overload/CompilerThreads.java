@@ -8,9 +8,6 @@ import java.util.function.Predicate;
 
 import org.jboss.logging.Logger;
 
-import com.sun.jna.Library;
-import com.sun.jna.Native;
-
 /**
  * Moves the JIT's compiler threads of this JVM to nice 19, so that inside a CPU quota below one CPU they take the
  * quota only when bcrypt and the answers do not want it. Measured at 0.25 vCPU (docs/overload.md): the JIT took 41 %
@@ -32,14 +29,6 @@ public final class CompilerThreads {
     private CompilerThreads() {
     }
 
-    interface LibC extends Library {
-        int setpriority(int which, int who, int prio);
-    }
-
-    private static final class Holder {
-        static final LibC LIBC = Native.load("c", LibC.class);
-    }
-
     /** Renices every compiler thread of this process; returns how many were moved (0 where impossible). */
     public static int deprioritise() {
         return renice(CompilerThreads::isCompilerThread);
@@ -50,8 +39,9 @@ public final class CompilerThreads {
         int moved = 0;
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
             for (Path task : tasks) {
+                int tid = Integer.parseInt(task.getFileName().toString());
                 if (names.test(Files.readString(task.resolve("comm")).strip())
-                        && Holder.LIBC.setpriority(PRIO_PROCESS, Integer.parseInt(task.getFileName().toString()), NICE) == 0) {
+                        && LinuxCalls.libc().setpriority(PRIO_PROCESS, tid, NICE) == 0) {
                     moved++;
                 }
             }

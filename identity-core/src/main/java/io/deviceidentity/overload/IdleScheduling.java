@@ -2,7 +2,6 @@ package io.deviceidentity.overload;
 
 import org.jboss.logging.Logger;
 
-import com.sun.jna.Library;
 import com.sun.jna.Native;
 
 /**
@@ -25,15 +24,6 @@ public final class IdleScheduling {
     private IdleScheduling() {
     }
 
-    /** The C library call; {@code param} stands for {@code struct sched_param { int sched_priority; }}. */
-    interface LibC extends Library {
-        int sched_setscheduler(int pid, int policy, int[] param);
-    }
-
-    private static final class Holder {
-        static final LibC LIBC = Native.load("c", LibC.class);
-    }
-
     /** Puts the calling thread under {@code SCHED_IDLE}; false (and one log line) when that is not possible. */
     public static boolean applyToCurrentThread() {
         if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
@@ -41,7 +31,7 @@ public final class IdleScheduling {
         }
         try {
             // pid 0 = the calling thread (Linux schedules threads, and this call acts on one).
-            if (Holder.LIBC.sched_setscheduler(0, SCHED_IDLE, new int[] {0}) == 0) {
+            if (LinuxCalls.libc().sched_setscheduler(0, SCHED_IDLE, new int[] {0}) == 0) {
                 return true;
             }
             LOG.warnf("sched_setscheduler(SCHED_IDLE) failed (errno %d): bcrypt runs at normal priority",
