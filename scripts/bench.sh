@@ -22,6 +22,9 @@
 #      service's core through the same PgBouncer beside them), and the mixed storm (mixed-storm: 90 % known devices
 #      and 10 % never-verified ones at cost 10, at BENCH_MIXED_FACTOR x the bcrypt capacity, 8 connections x
 #      pipelining 1); both printed with their ratios and the issue's goals (compare --known-run/--pgbench/--mixed-run)
+#   6a. TLS on (tls): the protected BENCH_OVERLOAD x storm and the fast path's largest closed loop again, on a service
+#      serving /mqtt/authn over HTTPS (a leaf of the stack's CA), the load generator verifying it (--ca-file), each
+#      printed against its plain-HTTP twin: goodput TLS / plain, and the handshakes (one per kept-alive connection)
 #   6b. pod-shaped (scripts/bench-pods.sh): for each pod size in BENCH_AUTH_CPU a fresh service in a cgroup with that
 #      CFS quota, its capacity, and BENCH_OVERLOAD x behind the chart's EMQX pool and behind 8 connections (the pod-size
 #      table); the incident replay: BENCH_INCIDENT_REPLICAS replicas of BENCH_INCIDENT_CPU vCPU behind one EMQX pool at
@@ -34,6 +37,7 @@
 # for seeding that point's devices, the generator's JVM start and the settle pause) + two service restarts with
 # warm-up ~0.6 min = about 16 minutes; the fast path's points add ~5 minutes (service start ~0.3, seeding and the
 # verify-once pass ~0.7, closed loop ~0.4, pgbench 2 x 10 s, 4 open steps x 20 s, the mixed storm 72 s); the
+# TLS points add ~3 (two service starts, one 72 s point, one 20 s closed loop); the
 # pod-shaped points add ~20 (per pod size a start, a capacity run and 2 points: ~4 each; the incident replay, its two
 # cold-replica runs of 180 s and the unprotected restart: ~12). Every run stops by itself (--duration).
 #
@@ -53,7 +57,7 @@
 # BENCH_SETTLE [3, seconds], BENCH_DEVICES [per point: what its arrivals need, +25 %, at least 2000],
 # BENCH_REQUEST_TIMEOUT [10s, the incident's and the
 # chart's], BENCH_AUTH_CPUS [0], BENCH_LOAD_CPUS [1], BENCH_TOOL_CPUS [= BENCH_LOAD_CPUS], BENCH_JMH [0; 1 runs it],
-# BENCH_ONLY [all points; e.g. "protected-8x unprotected-8x" or "known-storm,mixed-storm" runs just those; the
+# BENCH_ONLY [all points; e.g. "protected-8x unprotected-8x" or "known-storm mixed-storm tls" runs just those; the
 # capacity run always runs], SKIP_BUILD [0], AUTH_JAR and LOADTEST_JAR [the built jars; point them at copies to bench
 # a fixed build].
 # Pods (scripts/bench-pods.sh): BENCH_AUTH_CPU ["0.25 1": pod sizes of the pod-size table; 2 also works],
@@ -148,7 +152,7 @@ UNPROTECTED_POINTS=("unprotected-${BENCH_OVERLOAD}x 8 100 fixed:12s $BENCH_OVERL
 # The same unprotected service behind the protected points' EMQX (pipelining 1): the point that differs from
 # protected-<n>x in the protections alone, so the headline's comparison changes one thing at a time.
 UNPROTECTED_POINTS+=("unprotected-pipelining-1-${BENCH_OVERLOAD}x 8 1 fixed:12s $BENCH_OVERLOAD")
-selected() { [[ -z "$BENCH_ONLY" || " $BENCH_ONLY " == *" $1 "* ]]; }
+selected() { [[ -z "$BENCH_ONLY" || " ${BENCH_ONLY//,/ } " == *" $1 "* ]]; }  # names separated by spaces or commas
 
 stop_auth() { stop_pod auth-service; }
 
@@ -233,6 +237,22 @@ metric_float() {
 summary_number() {
   awk -v s="\"$2\"" -v f="\"$3\"" '
     index($0, s " :") { inside = 1 } inside && index($0, f " :") { v = $0; sub(/.*: /, "", v); sub(/,$/, "", v); print v; exit }' "$1"
+}
+
+# One line comparing a TLS run with its plain twin: steady goodput of each, their ratio, and the handshakes (one per
+# EMQX connection, kept alive) against the requests of the whole TLS run.
+tls_ratio() {
+  local plain=$1 tls=$2 connections=$3 gp gt answers
+  gt=$(summary_number "$BENCH_OUT/$tls/summary.json" steady_state goodput)
+  answers=$(summary_number "$BENCH_OUT/$tls/summary.json" whole_run offered)
+  if [[ ! -f "$BENCH_OUT/$plain/summary.json" ]]; then
+    echo "$tls: steady goodput $gt allows/s; $plain (plain HTTP) was not run, no ratio (BENCH_ONLY)"
+    return
+  fi
+  gp=$(summary_number "$BENCH_OUT/$plain/summary.json" steady_state goodput)
+  awk -v p="$plain" -v t="$tls" -v gp="$gp" -v gt="$gt" -v c="$connections" -v a="${answers:-}" 'BEGIN {
+    printf "%s: steady goodput %.1f allows/s over HTTPS against %.1f over plain HTTP (%s): TLS/plain %.2f; %d handshakes (one per kept-alive connection)%s\n",
+      t, gt, gp, p, (gp > 0 ? gt / gp : 0), c, (a != "" ? sprintf(" for %d requests", a) : "") }'
 }
 
 # CPU accounting around one run, from /proc: clock ticks of auth-service, of PostgreSQL (postmaster and its
@@ -488,9 +508,38 @@ if selected known-storm || selected mixed-storm; then
   selected known-storm && known_storm
   selected mixed-storm && mixed_storm
 fi
+
+# --- 4c. TLS on (issue 22): the same storms with /mqtt/authn served over HTTPS -----------------------------------
+# The protected 8x storm and the fast path's closed loop again, on a service started with TLS on (the chart's
+# default; a leaf from the stack's CA, scripts/local-ca.sh) and the load generator checking it as EMQX's verify_peer
+# does (--ca-file). EMQX keeps its connections alive, so a run pays one handshake per connection (8 or
+# BENCH_KNOWN_POOL), and the rest is record encryption per request and answer.
+TLS_NOTES=()
+if selected tls; then
+  "$ROOT/scripts/local-ca.sh" issue "$STACK_DIR/tls" bench-auth-service >/dev/null
+  TLS_ENV=(IDENTITY_TLS_ENABLED=true "IDENTITY_TLS_CERT_FILE=$STACK_DIR/tls/bench-auth-service.crt"
+           "IDENTITY_TLS_KEY_FILE=$STACK_DIR/tls/bench-auth-service.key")
+  COMMON_PLAIN=("${COMMON[@]}")
+  COMMON=(--url "https://127.0.0.1:$AUTH_PORT/mqtt/authn" --ca-file "$STACK_DIR/tls/ca.crt" "${COMMON_NO_URL[@]}")
+  start_auth protected-tls "${PROTECTED[@]}" "${TLS_ENV[@]}"
+  warm_up protected-tls
+  point "tls-protected-${BENCH_OVERLOAD}x" 8 1 fixed:12s "$BENCH_OVERLOAD"
+  start_auth fast-path-tls "${FAST_PATH[@]}" "${TLS_ENV[@]}"
+  # The known devices' verifiers are in the database (same key): a fresh service allows them on the fast path.
+  selected known-storm || selected mixed-storm || prepare_known
+  tls_users=$(printf '%s\n' $BENCH_KNOWN_USERS | sort -n | tail -n 1)
+  log "tls-known-closed-$tls_users: closed loop, $tls_users callers over $BENCH_KNOWN_POOL HTTPS connections x pipelining 1, $BENCH_KNOWN_DURATION ($BENCH_KNOWN_WARMUP not counted)"
+  known_run "tls-known-closed-$tls_users" --closed-loop "$tls_users" --warmup "$BENCH_KNOWN_WARMUP"
+  COMMON=("${COMMON_PLAIN[@]}")
+  for pair in "protected-${BENCH_OVERLOAD}x tls-protected-${BENCH_OVERLOAD}x 8" \
+              "known-closed-$tls_users tls-known-closed-$tls_users $BENCH_KNOWN_POOL"; do
+    read -r plain tls connections <<<"$pair"
+    TLS_NOTES+=("$(tls_ratio "$plain" "$tls" "$connections")")
+  done
+fi
 stop_auth
 
-# --- 4c. pod-shaped: the pod-size table, the incident replay, the cold replica (scripts/bench-pods.sh) ----------
+# --- 4d. pod-shaped: the pod-size table, the incident replay, the cold replica (scripts/bench-pods.sh) ----------
 pod_sizes
 incident
 stop_all_pods
@@ -522,6 +571,11 @@ if (( ${#NOTES[@]} > 0 )); then
   echo
   echo "Fast path notes: the service on CPU $BENCH_AUTH_CPUS, PostgreSQL + PgBouncer + the load generator on CPU $BENCH_LOAD_CPUS; pgbench pinned like the service."
   printf '%s\n' "${NOTES[@]}" | tee -a "$BENCH_OUT/table.txt"
+fi
+if (( ${#TLS_NOTES[@]} > 0 )); then
+  echo
+  echo "TLS on (issue 22): the same service and storms with /mqtt/authn over HTTPS, the load generator verifying the certificate (--ca-file):"
+  printf '%s\n' "${TLS_NOTES[@]}" | tee "$BENCH_OUT/tls.txt"
 fi
 pod_table | tee "$BENCH_OUT/pod-table.txt"
 incident_table

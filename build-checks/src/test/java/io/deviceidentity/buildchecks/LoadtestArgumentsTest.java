@@ -93,6 +93,9 @@ class LoadtestArgumentsTest {
         assertEquals(Set.of("compare", "run", "seed"), commands, calls.toString());
         // the pod-shaped points: replicas behind one Service, a replica joining cold, both ways EMQX's connections go
         assertTrue(calls.stream().anyMatch(c -> c.args().stream().filter("--url"::equals).count() >= 2), calls.toString());
+        // the TLS points: an https URL checked against the stack's CA
+        assertTrue(calls.stream().anyMatch(c -> c.args().contains("--ca-file")
+                && c.args().stream().anyMatch(a -> a.startsWith("https://"))), calls.toString());
         for (String onJoin : List.of("reopen", "keep")) {
             assertTrue(calls.stream().anyMatch(c -> c.args().contains("--join") && c.args().contains(onJoin)), onJoin);
         }
@@ -131,6 +134,8 @@ class LoadtestArgumentsTest {
                 // a joining replica answers on another path than the Service's
                 with(job, "--join=http://127.0.0.1:8168/other"),
                 with(job, "--readiness-period=0s"),
+                // a CA to check a plain http:// URL against: a mistake, not a no-op
+                with(job, "--ca-file=/tls/ca.crt"),
                 List.of("seed", "--devices=10"),
                 List.of("--url=http://127.0.0.1:8081/mqtt/authn"),
                 List.of("compare", "--out=/tmp"));
@@ -211,8 +216,8 @@ class LoadtestArgumentsTest {
         env.remove("BENCH_JMH");
         Process bench = builder.start();
         String output = new String(bench.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        // ~2 minutes on a busy 2-core machine: every stand-in is a process start
-        assertTrue(bench.waitFor(300, TimeUnit.SECONDS), output);
+        // ~2 minutes on a busy 2-core machine (every stand-in is a process start); under stress-ng, more
+        assertTrue(bench.waitFor(600, TimeUnit.SECONDS), output);
         assertEquals(0, bench.exitValue(), "scripts/bench.sh with stand-ins failed:\n" + output);
 
         List<Invocation> calls = new ArrayList<>();

@@ -12,10 +12,12 @@ import java.time.Duration;
 import java.util.Map;
 
 import io.deviceidentity.testsupport.TestDatabase;
+import io.deviceidentity.testsupport.tls.LocalCa;
 
 /**
  * The real auth-service, started from its packaged jar against the test stack's PgBouncer (reads) and PostgreSQL
- * (migration), on a free loopback port. Stopped by {@link #close()}.
+ * (migration), on a free loopback port, serving {@code /mqtt/authn} over HTTPS as the chart does by default (a leaf
+ * of a test CA made by scripts/local-ca.sh; {@link #ca()}). Stopped by {@link #close()}.
  */
 final class AuthServiceProcess implements AutoCloseable {
 
@@ -25,11 +27,13 @@ final class AuthServiceProcess implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Path log;
+    private final LocalCa ca;
 
-    private AuthServiceProcess(Process process, int port, Path log) {
+    private AuthServiceProcess(Process process, int port, Path log, LocalCa ca) {
         this.process = process;
         this.port = port;
         this.log = log;
+        this.ca = ca;
     }
 
     static AuthServiceProcess start(Path jar, int pgPort, int pgbouncerPort, Path log) throws Exception {
@@ -59,8 +63,12 @@ final class AuthServiceProcess implements AutoCloseable {
         // Its own role (identity_auth, created by the test stack) is the default; the fast path needs a key.
         env.put("IDENTITY_AUTH_FAST_PATH_KEYS", TEST_FAST_PATH_KEYS);
         Files.createDirectories(log.getParent());
+        LocalCa ca = LocalCa.in(Files.createTempDirectory(log.getParent(), "smoke-tls-")).issue("auth-service");
+        env.put("IDENTITY_TLS_ENABLED", "true");
+        env.put("IDENTITY_TLS_CERT_FILE", ca.certificate("auth-service").toString());
+        env.put("IDENTITY_TLS_KEY_FILE", ca.key("auth-service").toString());
         builder.redirectErrorStream(true).redirectOutput(log.toFile());
-        AuthServiceProcess service = new AuthServiceProcess(builder.start(), port, log);
+        AuthServiceProcess service = new AuthServiceProcess(builder.start(), port, log, ca);
         // A bound, not a measurement: on a busy machine (load 45 on 2 cores) the JVM start, the migration over TLS
         // and the warm-up took more than 90 s before the service logged a line; on a quiet one it is ready in seconds.
         service.awaitReady(Duration.ofSeconds(240));
@@ -68,7 +76,12 @@ final class AuthServiceProcess implements AutoCloseable {
     }
 
     URI authnUrl() {
-        return URI.create("http://127.0.0.1:" + port + "/mqtt/authn");
+        return URI.create("https://127.0.0.1:" + port + "/mqtt/authn");
+    }
+
+    /** The CA the service's certificate chains to: what the load tool's --ca-file names. */
+    Path caFile() {
+        return ca.caCertificate();
     }
 
     String metrics() throws IOException, InterruptedException {
@@ -84,7 +97,7 @@ final class AuthServiceProcess implements AutoCloseable {
      */
     java.util.List<Long> warmUp(java.util.function.IntFunction<String> bodyOfDevice, int devices, int attempts,
             Duration fastEnough) throws Exception {
-        HttpClient http = HttpClient.newHttpClient();
+        HttpClient http = HttpClient.newBuilder().sslContext(ca.trustingClient()).build();
         java.util.List<Long> millis = new java.util.ArrayList<>();
         for (int i = 0; i < attempts; i++) {
             HttpRequest request = HttpRequest.newBuilder(authnUrl()).timeout(Duration.ofSeconds(20))

@@ -23,7 +23,8 @@ import io.deviceidentity.loadtest.devices.PopulationSpec;
 import io.deviceidentity.testsupport.TestDatabase;
 
 /**
- * A few seconds of the tool against the real auth-service on the test PostgreSQL + PgBouncer: devices with the
+ * A few seconds of the tool against the real auth-service (over HTTPS, the tool checking its certificate against the
+ * test CA with --ca-file, as EMQX's verify_peer does) on the test PostgreSQL + PgBouncer: devices with the
  * right password are allowed and stay connected, wrong passwords and unknown devices are denied (checked on the
  * service's own outcome metric, which tells the reasons apart), failed devices retry, and the run writes a
  * summary.json whose numbers add up and an HTML report with its charts. It asserts behaviour, not speed.
@@ -69,7 +70,8 @@ class LoadTestSmokeIT {
     @Test
     void runAgainstTheRealServiceAllowsValidDevicesDeniesTheRestAndWritesItsReports() throws Exception {
         // The capacity mode: callers that send the next check as soon as the previous one is answered.
-        assertEquals(0, LoadTest.execute("run", "--url", service.authnUrl().toString(), "--closed-loop", "2",
+        assertEquals(0, LoadTest.execute("run", "--url", service.authnUrl().toString(),
+                "--ca-file", service.caFile().toString(), "--closed-loop", "2",
                 "--pool-size", "2", "--pipelining", "1", "--duration", "3s", "--devices", Integer.toString(DEVICES),
                 "--device-prefix", PREFIX, "--password-prefix", PASSWORD_PREFIX, "--out", out.resolve("closed-loop").toString(),
                 "--label", "closed-loop", "--progress", "lines"));
@@ -83,7 +85,7 @@ class LoadTestSmokeIT {
         double badPasswordBefore = outcome("deny", "bad_password");
         double unknownBefore = outcome("deny", "unknown_device");
 
-        int exit = LoadTest.execute("run", "--url", service.authnUrl().toString(),
+        int exit = LoadTest.execute("run", "--url", service.authnUrl().toString(), "--ca-file", service.caFile().toString(),
                 "--rate", "4", "--duration", "5s", "--pool-size", "2", "--pipelining", "1", "--request-timeout", "5s",
                 "--devices", Integer.toString(DEVICES), "--device-prefix", PREFIX, "--password-prefix", PASSWORD_PREFIX,
                 "--wrong-password-share", "0.4", "--unknown-share", "0.25", "--retry", "fixed:1s", "--seed", "7",
@@ -154,7 +156,8 @@ class LoadTestSmokeIT {
             seeder.remove(population);
             seeder.seed(population, 4, 1);
         }
-        assertEquals(0, LoadTest.execute("run", "--url", service.authnUrl().toString(), "--closed-loop", "2",
+        assertEquals(0, LoadTest.execute("run", "--url", service.authnUrl().toString(),
+                "--ca-file", service.caFile().toString(), "--closed-loop", "2",
                 "--pool-size", "2", "--pipelining", "1", "--each-device-once", "--duration", "60s",
                 "--devices", Integer.toString(known), "--device-prefix", "loadtest-known-",
                 "--shared-password", "shared-smoke-pw", "--out", out.resolve("pass").toString(), "--label", "pass",
@@ -165,7 +168,8 @@ class LoadTestSmokeIT {
         assertEquals(known, pass.path("totals").path("allows_in_time").asLong(), "and only once");
 
         double verifiedBefore = outcome("allow", "verified");
-        assertEquals(0, LoadTest.execute("run", "--url", service.authnUrl().toString(), "--rate", "10",
+        assertEquals(0, LoadTest.execute("run", "--url", service.authnUrl().toString(),
+                "--ca-file", service.caFile().toString(), "--rate", "10",
                 "--duration", "3s", "--pool-size", "2", "--pipelining", "1", "--request-timeout", "5s",
                 "--retry", "none", "--part", "known:loadtest-known-:" + known + ":0.5",
                 "--part", "cold:loadtest-cold-:40:0.5", "--shared-password", "shared-smoke-pw",

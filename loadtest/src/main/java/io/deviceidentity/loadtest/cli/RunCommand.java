@@ -1,15 +1,18 @@
 package io.deviceidentity.loadtest.cli;
 
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 import io.deviceidentity.loadtest.devices.Durations;
 import io.deviceidentity.loadtest.devices.PopulationPart;
 import io.deviceidentity.loadtest.devices.RateSchedule;
 import io.deviceidentity.loadtest.devices.RetryPolicy;
+import io.deviceidentity.loadtest.emqx.ClientTls;
 import io.deviceidentity.loadtest.report.ProgressLine;
 import io.deviceidentity.loadtest.report.RunSummary;
 import io.deviceidentity.loadtest.report.WindowSummary;
@@ -32,6 +35,11 @@ public final class RunCommand implements Callable<Integer> {
                     + "replicas behind one Kubernetes Service; each EMQX connection goes to one of them, picked at "
                     + "random when it is opened, and stays there (ehttpc keeps its connections).")
     List<URI> urls = new ArrayList<>();
+
+    @Option(names = "--ca-file", paramLabel = "PEM",
+            description = "The CA (PEM) an https:// --url's certificate must chain to, as EMQX's ssl.cacertfile; the "
+                    + "certificate must also name the URL's host. Default: the JVM's trust store.")
+    Path caFile;
 
     @Option(names = "--join", paramLabel = "URL",
             description = "A replica that becomes an endpoint of the Service once its /q/health/ready answers 200 "
@@ -176,6 +184,10 @@ public final class RunCommand implements Callable<Integer> {
             return 2;
         }
         RunSettings settings = settings(metricsUrl);
+        if (caFile != null && !Files.isReadable(caFile)) {
+            System.err.println("--ca-file " + caFile + " cannot be read");
+            return 2;
+        }
         RunSummary summary = new LoadRun(settings, System.err).execute();
         WindowSummary s = summary.steadyState();
         WindowSummary w = summary.wholeRun();
@@ -214,7 +226,7 @@ public final class RunCommand implements Callable<Integer> {
         return new RunSettings(label, urls, joining, onJoinMode(), readinessPeriod, poolSize, pipelining, requestTimeout, schedule, closedLoopUsers, duration,
                 warmup, population.spec(parts(), wrongPasswordShare, unknownShare, seed), RetryPolicy.parse(retry),
                 database.access(), out, progress, steadyStateFrom, metricsUrl, capacity, eachDeviceOnce,
-                disconnectAfterAllow);
+                disconnectAfterAllow, new ClientTls(Optional.ofNullable(caFile)));
     }
 
     private List<PopulationPart> parts() {

@@ -1,5 +1,6 @@
 package io.deviceidentity.loadtest.emqx;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,21 +24,20 @@ public final class EmqxAuthnClient implements AuthnCalls {
     private final EmqxClock clock;
     private int awaitingCallers;
 
-    public EmqxAuthnClient(Vertx vertx, String host, int port, String path, int poolSize, int pipelining,
+    public EmqxAuthnClient(Vertx vertx, URI url, ClientTls tls, int poolSize, int pipelining,
             Duration requestTimeout, CallListener listener) {
         this(poolSize, pipelining, requestTimeout, listener, EmqxClock.of(vertx),
-                () -> new HttpTransport(vertx, host, port, path, pipelining));
+                () -> new HttpTransport(vertx, url, tls, pipelining));
     }
 
     /**
      * The same pool in front of a Kubernetes Service: each worker's connection goes to the replica the Service picks
      * when it is opened, and stays there ({@link ServiceEndpoints}, {@link BalancedTransport}).
      */
-    public static EmqxAuthnClient overService(Vertx vertx, ServiceEndpoints service, String path, int poolSize,
+    public static EmqxAuthnClient overService(Vertx vertx, ServiceEndpoints service, ClientTls tls, int poolSize,
             int pipelining, Duration requestTimeout, CallListener listener) {
         return overService(service, poolSize, pipelining, requestTimeout, listener, EmqxClock.of(vertx),
-                endpoint -> new HttpTransport(vertx, endpoint.url().getHost(), endpoint.url().getPort(), path,
-                        pipelining));
+                endpoint -> new HttpTransport(vertx, endpoint.url(), tls, pipelining));
     }
 
     static EmqxAuthnClient overService(ServiceEndpoints service, int poolSize, int pipelining,

@@ -1,5 +1,7 @@
 package io.deviceidentity.loadtest.emqx;
 
+import java.net.URI;
+
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -10,20 +12,23 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.PemTrustOptions;
 
 /**
  * The HTTP/1.1 keep-alive connection of one ehttpc worker (gun underneath). Vert.x is held to exactly one
  * connection; how many requests are in flight on it is decided by {@link PipelinedWorker}, never by Vert.x.
+ * An {@code https} URL is spoken over TLS as EMQX's authenticator does with {@code ssl { enable = true, verify =
+ * verify_peer }}: the server's certificate must chain to the trusted CA ({@link ClientTls}) and name the host.
  */
 final class HttpTransport implements Transport {
 
     private final HttpClient http;
     private final RequestOptions request;
 
-    HttpTransport(Vertx vertx, String host, int port, String path, int pipelining) {
+    HttpTransport(Vertx vertx, URI url, ClientTls tls, int pipelining) {
         HttpClientOptions options = new HttpClientOptions()
-                .setDefaultHost(host)
-                .setDefaultPort(port)
+                .setDefaultHost(url.getHost())
+                .setDefaultPort(url.getPort())
                 .setKeepAlive(true)
                 // EMQX never closes an idle authn connection itself (gun keepalive is off).
                 .setKeepAliveTimeout(0)
@@ -31,10 +36,15 @@ final class HttpTransport implements Transport {
                 .setPipeliningLimit(Math.max(1, pipelining))
                 // EMQX's connect_timeout default.
                 .setConnectTimeout(15_000);
+        if (ClientTls.isHttps(url)) {
+            // HTTP/1.1 only (no ALPN), as EMQX's client and the services' listeners speak.
+            options.setSsl(true).setVerifyHost(true).setUseAlpn(false);
+            tls.caFile().ifPresent(ca -> options.setTrustOptions(new PemTrustOptions().addCertPath(ca.toString())));
+        }
         this.http = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(1));
         this.request = new RequestOptions()
                 .setMethod(HttpMethod.POST)
-                .setURI(path)
+                .setURI(url.getPath())
                 // ehttpc/EMQX default headers for a POST authenticator.
                 .putHeader("accept", "application/json")
                 .putHeader("cache-control", "no-cache")

@@ -120,12 +120,12 @@ public final class LoadRun {
                 service = new ServiceEndpoints(settings.urls(), settings.joining(), settings.onJoin(),
                         settings.population().seed());
                 replicas = new ReplicaSeconds(service);
-                client = EmqxAuthnClient.overService(vertx, service, settings.url().getPath(), settings.poolSize(),
+                client = EmqxAuthnClient.overService(vertx, service, settings.tls(), settings.poolSize(),
                         settings.pipelining(), settings.requestTimeout(), CallListeners.both(recorder, replicas));
                 readiness = new ReadinessWatch(vertx, service, settings.readinessPeriod(), console);
             } else {
-                client = new EmqxAuthnClient(vertx, settings.url().getHost(), port(), settings.url().getPath(),
-                        settings.poolSize(), settings.pipelining(), settings.requestTimeout(), recorder);
+                client = new EmqxAuthnClient(vertx, settings.url(), settings.tls(), settings.poolSize(),
+                        settings.pipelining(), settings.requestTimeout(), recorder);
             }
             workload = settings.closedLoopUsers() > 0
                     ? new ClosedLoop(client, population, settings.closedLoopUsers(),
@@ -236,10 +236,6 @@ public final class LoadRun {
             return WastedWork.between(start.succeeded() ? start.result()
                     : MetricsSnapshot.failed(String.valueOf(start.cause())), end, late200);
         }
-    }
-
-    private int port() {
-        return settings.url().getPort() > 0 ? settings.url().getPort() : 80;
     }
 
     private static RunSummary await(CompletableFuture<RunSummary> done) throws InterruptedException {

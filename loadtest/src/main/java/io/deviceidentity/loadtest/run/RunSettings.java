@@ -12,6 +12,7 @@ import io.deviceidentity.loadtest.devices.Durations;
 import io.deviceidentity.loadtest.devices.PopulationSpec;
 import io.deviceidentity.loadtest.devices.RateSchedule;
 import io.deviceidentity.loadtest.devices.RetryPolicy;
+import io.deviceidentity.loadtest.emqx.ClientTls;
 import io.deviceidentity.loadtest.emqx.ServiceEndpoints;
 import io.deviceidentity.loadtest.report.ProgressLine;
 
@@ -25,7 +26,7 @@ import io.deviceidentity.loadtest.report.ProgressLine;
  * model an allowed device is idle again at once and may arrive again (a reconnect storm). Several {@code urls}: replicas
  * behind one Kubernetes Service ({@link ServiceEndpoints}); {@code joining}: replicas that become endpoints once their
  * readiness check (polled every {@code readinessPeriod}, as the kubelet does) answers, {@code onJoin} what EMQX's open
- * connections do then.
+ * connections do then. {@code https} URLs are spoken over TLS, checked against {@code tls}.
  */
 public record RunSettings(
         String label,
@@ -49,7 +50,8 @@ public record RunSettings(
         URI serviceMetrics,
         Double capacity,
         boolean eachDeviceOnce,
-        boolean disconnectAfterAllow) {
+        boolean disconnectAfterAllow,
+        ClientTls tls) {
 
     public RunSettings {
         if (duration.compareTo(warmup) <= 0) {
@@ -63,15 +65,23 @@ public record RunSettings(
         if (urls.isEmpty()) {
             throw new IllegalArgumentException("--url: at least one");
         }
+        String scheme = urls.get(0).getScheme();
         for (URI u : urls) {
-            if (!"http".equals(u.getScheme()) || u.getPort() < 1) {
-                throw new IllegalArgumentException("--url must be an http:// URL with a port: " + u);
+            if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getPort() < 1) {
+                throw new IllegalArgumentException("--url must be an http:// or https:// URL with a port: " + u);
             }
         }
         for (URI u : joining) {
-            if (!"http".equals(u.getScheme()) || u.getPort() < 1 || !u.getPath().equals(urls.get(0).getPath())) {
-                throw new IllegalArgumentException("--join must be an http:// URL with a port and --url's path: " + u);
+            if (u.getPort() < 1 || !u.getPath().equals(urls.get(0).getPath())) {
+                throw new IllegalArgumentException("--join must be a URL with a port and --url's path: " + u);
             }
+        }
+        if (allUrls(urls, joining).stream().anyMatch(u -> !scheme.equals(u.getScheme()))) {
+            throw new IllegalArgumentException("every --url and --join has the same scheme (one Service, one listener)");
+        }
+        tls = tls == null ? ClientTls.JVM_TRUST : tls;
+        if (tls.caFile().isPresent() && !"https".equals(scheme)) {
+            throw new IllegalArgumentException("--ca-file is the CA an https:// --url is checked against: the URL is " + scheme);
         }
         String path = urls.get(0).getPath();
         if (urls.stream().anyMatch(u -> !u.getPath().equals(path))) {
@@ -88,6 +98,12 @@ public record RunSettings(
         }
     }
 
+    private static List<URI> allUrls(List<URI> urls, List<URI> joining) {
+        List<URI> all = new java.util.ArrayList<>(urls);
+        all.addAll(joining);
+        return all;
+    }
+
     /** The first replica's address (the only one behind a single address). */
     public URI url() {
         return urls.get(0);
@@ -102,6 +118,7 @@ public record RunSettings(
     public Map<String, Object> describe() {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("url", url().toString());
+        tls.caFile().ifPresent(ca -> d.put("ca_file", ca.toString()));
         if (behindService()) {
             d.put("replicas", urls.stream().map(URI::toString).toList());
             if (!joining.isEmpty()) {

@@ -136,4 +136,20 @@ class RunCommandScheduleTest {
                 "--join", "http://127.0.0.1:8168/other").settings(null));
         assertThrows(CommandLine.ParameterException.class, () -> parse("--on-join", "sometimes").settings(null));
     }
+
+    @Test
+    void anHttpsUrlIsCheckedAgainstTheGivenCaAndACaFileNeedsHttps() {
+        RunSettings settings = parse("--url", "https://127.0.0.1:8091/mqtt/authn", "--ca-file", "/stack/tls/ca.crt")
+                .settings(null);
+        assertEquals(java.util.Optional.of(java.nio.file.Path.of("/stack/tls/ca.crt")), settings.tls().caFile());
+        assertEquals("/stack/tls/ca.crt", settings.describe().get("ca_file"));
+        assertTrue(parse("--url", "https://127.0.0.1:8091/mqtt/authn").settings(null).tls().caFile().isEmpty(),
+                "without --ca-file the JVM's trust store decides");
+        assertThrows(IllegalArgumentException.class, () -> parse("--url", "http://127.0.0.1:8091/mqtt/authn",
+                "--ca-file", "/stack/tls/ca.crt").settings(null), "a CA for a plain URL is a mistake, not a no-op");
+        assertThrows(IllegalArgumentException.class, () -> parse("--url", "https://127.0.0.1:8166/mqtt/authn",
+                "--url", "http://127.0.0.1:8167/mqtt/authn").settings(null), "replicas of one Service, two schemes");
+        assertThrows(IllegalArgumentException.class, () -> parse("--url", "ftp://127.0.0.1:8166/mqtt/authn")
+                .settings(null));
+    }
 }
