@@ -22,9 +22,10 @@
 #      service's core through the same PgBouncer beside them), and the mixed storm (mixed-storm: 90 % known devices
 #      and 10 % never-verified ones at cost 10, at BENCH_MIXED_FACTOR x the bcrypt capacity, 8 connections x
 #      pipelining 1); both printed with their ratios and the issue's goals (compare --known-run/--pgbench/--mixed-run)
-#   6a. TLS on (tls): the protected BENCH_OVERLOAD x storm and the fast path's largest closed loop again, on a service
-#      serving /mqtt/authn over HTTPS (a leaf of the stack's CA), the load generator verifying it (--ca-file), each
-#      printed against its plain-HTTP twin: goodput TLS / plain, and the handshakes (one per kept-alive connection)
+#   6a. TLS on against off (tls): the protected BENCH_OVERLOAD x storm and the fast path's closed loops on two fresh
+#      services started and warmed alike (BENCH_TLS_WARMUP), one serving /mqtt/authn over plain HTTP, one over HTTPS
+#      (a leaf of the stack's CA, verified by the load generator with --ca-file); printed as goodput TLS / plain and
+#      the handshakes (one per kept-alive connection)
 #   6b. pod-shaped (scripts/bench-pods.sh): for each pod size in BENCH_AUTH_CPU a fresh service in a cgroup with that
 #      CFS quota, its capacity, and BENCH_OVERLOAD x behind the chart's EMQX pool and behind 8 connections (the pod-size
 #      table); the incident replay: BENCH_INCIDENT_REPLICAS replicas of BENCH_INCIDENT_CPU vCPU behind one EMQX pool at
@@ -37,7 +38,7 @@
 # for seeding that point's devices, the generator's JVM start and the settle pause) + two service restarts with
 # warm-up ~0.6 min = about 16 minutes; the fast path's points add ~5 minutes (service start ~0.3, seeding and the
 # verify-once pass ~0.7, closed loop ~0.4, pgbench 2 x 10 s, 4 open steps x 20 s, the mixed storm 72 s); the
-# TLS points add ~3 (two service starts, one 72 s point, one 20 s closed loop); the
+# TLS twins add ~8 (four service starts, two 40 s warm-ups, two 72 s points, four 20 s closed loops); the
 # pod-shaped points add ~20 (per pod size a start, a capacity run and 2 points: ~4 each; the incident replay, its two
 # cold-replica runs of 180 s and the unprotected restart: ~12). Every run stops by itself (--duration).
 #
@@ -77,7 +78,8 @@
 # BENCH_KNOWN_STEPS ["0.25 0.5 0.75 1" x the closed-loop maximum] or BENCH_KNOWN_RATES [absolute arrivals/s, e.g.
 # "500 1000 2000 4000"; replaces the steps], BENCH_PGBENCH ["simple:10 extended:10", query mode:clients],
 # BENCH_PGBENCH_DURATION [10, seconds], BENCH_MIXED_FACTOR [8], BENCH_MIXED_COLD_SHARE [0.1],
-# BENCH_MIXED_DURATION [= BENCH_POINT_DURATION].
+# BENCH_MIXED_DURATION [= BENCH_POINT_DURATION]. The TLS twins: BENCH_TLS_WARMUP [40s of closed loop on each fresh
+# service before its storm].
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -95,7 +97,7 @@ cd "$ROOT"
 : "${BENCH_READINESS_PERIOD:=5s}"
 BENCH_ONLY=${BENCH_ONLY//,/ }
 : "${BENCH_KNOWN_DEVICES:=20000}" "${BENCH_KNOWN_COST:=4}" "${BENCH_VERIFY_USERS:=4}" "${BENCH_KNOWN_USERS:=10 20}"
-: "${BENCH_KNOWN_POOL:=64}" "${BENCH_KNOWN_DURATION:=20s}" "${BENCH_KNOWN_WARMUP:=5s}"
+: "${BENCH_KNOWN_POOL:=64}" "${BENCH_KNOWN_DURATION:=20s}" "${BENCH_KNOWN_WARMUP:=5s}" "${BENCH_TLS_WARMUP:=40s}"
 : "${BENCH_KNOWN_STEPS:=0.25 0.5 0.75 1}" "${BENCH_KNOWN_RATES:=}"
 : "${BENCH_PGBENCH:=simple:10 extended:10}" "${BENCH_PGBENCH_DURATION:=10}"
 : "${BENCH_MIXED_FACTOR:=8}" "${BENCH_MIXED_COLD_SHARE:=0.1}" "${BENCH_MIXED_DURATION:=$BENCH_POINT_DURATION}"
@@ -199,7 +201,7 @@ devices_for() {
 # A just-started JVM runs bcrypt interpreted; every service start gets the same short warm-up before it is measured.
 warm_up() {
   loadtest run "${COMMON[@]}" --devices "$CAPACITY_DEVICES" --device-prefix bench-capacity- --closed-loop 2 --pool-size 2 --pipelining 1 \
-    --duration 6s --service-metrics none --out "$BENCH_OUT/warmup-$1" --label "warm-up" --progress none >/dev/null
+    --duration "${2:-6s}" --service-metrics none --out "$BENCH_OUT/warmup-$1" --label "warm-up" --progress none >/dev/null
 }
 
 # Runs one point: name pool pipelining retry factor [step-factor]. Progress lines go to the run's log.
@@ -509,33 +511,38 @@ if selected known-storm || selected mixed-storm; then
   selected mixed-storm && mixed_storm
 fi
 
-# --- 4c. TLS on (issue 22): the same storms with /mqtt/authn served over HTTPS -----------------------------------
-# The protected 8x storm and the fast path's closed loop again, on a service started with TLS on (the chart's
-# default; a leaf from the stack's CA, scripts/local-ca.sh) and the load generator checking it as EMQX's verify_peer
-# does (--ca-file). EMQX keeps its connections alive, so a run pays one handshake per connection (8 or
-# BENCH_KNOWN_POOL), and the rest is record encryption per request and answer.
+# --- 4c. TLS on against off (issue 22): twins that differ in TLS only -------------------------------------------
+# The protected BENCH_OVERLOAD x storm and the fast path's closed loops, each run twice: on a fresh service serving
+# plain HTTP (plain-*) and on a fresh one serving HTTPS (tls-*: the chart's default; a leaf of the stack's CA from
+# scripts/local-ca.sh, the load generator checking it with --ca-file as EMQX's verify_peer does). Both twins start and
+# warm up the same way (BENCH_TLS_WARMUP of closed loop: about what the curve's service gets before its first point),
+# so that neither inherits code the other's history compiled; the first measured run showed a fresh TLS service
+# against a long-warm plain one at 0.66 and 0.69, which was the JIT as much as TLS. EMQX keeps its connections
+# alive, so a run pays one handshake per connection (8 or BENCH_KNOWN_POOL); the rest is encryption per message.
 TLS_NOTES=()
 if selected tls; then
   "$ROOT/scripts/local-ca.sh" issue "$STACK_DIR/tls" bench-auth-service >/dev/null
+  COMMON_PLAIN=("${COMMON[@]}")
+  COMMON_TLS=(--url "https://127.0.0.1:$AUTH_PORT/mqtt/authn" --ca-file "$STACK_DIR/tls/ca.crt" "${COMMON_NO_URL[@]}")
   TLS_ENV=(IDENTITY_TLS_ENABLED=true "IDENTITY_TLS_CERT_FILE=$STACK_DIR/tls/bench-auth-service.crt"
            "IDENTITY_TLS_KEY_FILE=$STACK_DIR/tls/bench-auth-service.key")
-  COMMON_PLAIN=("${COMMON[@]}")
-  COMMON=(--url "https://127.0.0.1:$AUTH_PORT/mqtt/authn" --ca-file "$STACK_DIR/tls/ca.crt" "${COMMON_NO_URL[@]}")
-  start_auth protected-tls "${PROTECTED[@]}" "${TLS_ENV[@]}"
-  warm_up protected-tls
-  point "tls-protected-${BENCH_OVERLOAD}x" 8 1 fixed:12s "$BENCH_OVERLOAD"
-  start_auth fast-path-tls "${FAST_PATH[@]}" "${TLS_ENV[@]}"
-  # The known devices' verifiers are in the database (same key): a fresh service allows them on the fast path.
-  selected known-storm || selected mixed-storm || prepare_known
   tls_users=$(printf '%s\n' $BENCH_KNOWN_USERS | sort -n | tail -n 1)
-  log "tls-known-closed-$tls_users: closed loop, $tls_users callers over $BENCH_KNOWN_POOL HTTPS connections x pipelining 1, $BENCH_KNOWN_DURATION ($BENCH_KNOWN_WARMUP not counted)"
-  known_run "tls-known-closed-$tls_users" --closed-loop "$tls_users" --warmup "$BENCH_KNOWN_WARMUP"
-  COMMON=("${COMMON_PLAIN[@]}")
-  for pair in "protected-${BENCH_OVERLOAD}x tls-protected-${BENCH_OVERLOAD}x 8" \
-              "known-closed-$tls_users tls-known-closed-$tls_users $BENCH_KNOWN_POOL"; do
-    read -r plain tls connections <<<"$pair"
-    TLS_NOTES+=("$(tls_ratio "$plain" "$tls" "$connections")")
+  for twin in plain tls; do
+    if [[ $twin == tls ]]; then COMMON=("${COMMON_TLS[@]}") env_twin=("${TLS_ENV[@]}"); else COMMON=("${COMMON_PLAIN[@]}") env_twin=(); fi
+    start_auth "protected-$twin" "${PROTECTED[@]}" "${env_twin[@]}"
+    warm_up "protected-$twin" "$BENCH_TLS_WARMUP"
+    point "$twin-protected-${BENCH_OVERLOAD}x" 8 1 fixed:12s "$BENCH_OVERLOAD"
+    start_auth "fast-path-$twin" "${FAST_PATH[@]}" "${env_twin[@]}"
+    # The known devices' verifiers are in the database (same key): a fresh service allows them on the fast path.
+    [[ $twin == plain ]] && ! selected known-storm && ! selected mixed-storm && prepare_known
+    for users in $BENCH_KNOWN_USERS; do
+      log "$twin-known-closed-$users: closed loop, $users callers over $BENCH_KNOWN_POOL connections ($twin) x pipelining 1, $BENCH_KNOWN_DURATION ($BENCH_KNOWN_WARMUP not counted)"
+      known_run "$twin-known-closed-$users" --closed-loop "$users" --warmup "$BENCH_KNOWN_WARMUP"
+    done
   done
+  COMMON=("${COMMON_PLAIN[@]}")
+  TLS_NOTES+=("$(tls_ratio "plain-protected-${BENCH_OVERLOAD}x" "tls-protected-${BENCH_OVERLOAD}x" 8)")
+  TLS_NOTES+=("$(tls_ratio "plain-known-closed-$tls_users" "tls-known-closed-$tls_users" "$BENCH_KNOWN_POOL")")
 fi
 stop_auth
 

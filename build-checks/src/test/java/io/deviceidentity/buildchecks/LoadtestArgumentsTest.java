@@ -212,6 +212,8 @@ class LoadtestArgumentsTest {
         env.put("BENCH_OUT", dir.resolve("out").toString());
         env.put("BENCH_SETTLE", "0");
         env.put("BENCH_COLD_AT", "0");
+        // Not 8091: a real `make bench` may be running on this machine. Nothing listens here (the service is a stand-in).
+        env.put("AUTH_PORT", String.valueOf(freePortBelow(60000)));
         env.remove("BENCH_ONLY");
         env.remove("BENCH_JMH");
         Process bench = builder.start();
@@ -228,6 +230,18 @@ class LoadtestArgumentsTest {
             }
         }
         return calls;
+    }
+
+    /** A free loopback port below {@code limit}, so that bench.sh's replica and management ports (+1..+3, +1000) exist. */
+    private static int freePortBelow(int limit) throws IOException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                if (socket.getLocalPort() < limit) {
+                    return socket.getLocalPort();
+                }
+            }
+        }
+        return 18091;
     }
 
     private static void script(Path file, String body) throws IOException {
