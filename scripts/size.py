@@ -19,10 +19,10 @@ import sys
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# docs/sizing.md, "The measured figures": the full make bench of 2026-12-01 (final code of that session),
-# auth-service pinned to one core: closed-loop maxima, cold (bcrypt cost 10) and known devices (fast path).
-DOCUMENTED_COLD_PER_CORE = 9.3
-DOCUMENTED_KNOWN_PER_CORE = 2782.0
+# docs/sizing.md, "The measured figures": the make bench of 2026-12-02 06:12-06:33 UTC (session 8's code),
+# auth-service as a pod of 1 vCPU (a CFS quota): closed-loop maxima, cold (bcrypt cost 10) and known (fast path).
+DOCUMENTED_COLD_PER_CORE = 13.8
+DOCUMENTED_KNOWN_PER_CORE = 1627.0
 # A pod size holds when, at 8x its capacity, steady goodput >= 0.9 x capacity, p99 allow <= 2 s, no late answer
 # (issue 23's goals; docs/sizing.md "Which pod sizes hold").
 POD_GOAL_RATIO = 0.9
@@ -55,7 +55,7 @@ def goodput(path):
 
 def figures(bench_dir):
     """(cold allows/s per core, known allows/s per core, where from): closed-loop maxima."""
-    cold, known, source = DOCUMENTED_COLD_PER_CORE, DOCUMENTED_KNOWN_PER_CORE, "docs/sizing.md (make bench, 2026-12-01)"
+    cold, known, source = DOCUMENTED_COLD_PER_CORE, DOCUMENTED_KNOWN_PER_CORE, "docs/sizing.md (make bench, 2026-12-02)"
     capacity = os.path.join(bench_dir, "capacity", "summary.json")
     if os.path.exists(capacity):
         cold = goodput(capacity)
