@@ -18,7 +18,8 @@ import io.smallrye.config.PropertiesConfigSource;
  * {@code quarkus.http.ssl-port}, {@code insecure-requests} and {@code tls-configuration-name}), so that one built
  * artifact (JAR or native) serves either way.
  *
- * <p>While enabled: the TLS configuration named {@value #NAME} holds the PEM pair and its reload period; the HTTPS
+ * <p>While enabled: the TLS configuration named {@value #NAME} holds the PEM pair ({@link CertificateReload} reloads
+ * it when the files change); the HTTPS
  * port is the main port; {@code insecure-requests=disabled} keeps Quarkus from opening the plain HTTP listener at
  * all. A PEM CA in {@code identity.tls.client-ca-file} becomes the configuration's trust store, the CA client
  * certificates are checked against (auth-service's mutual TLS asks for them); being part of the registry
@@ -51,7 +52,7 @@ public class ServerTlsSettings implements ConfigSourceFactory {
         String prefix = "quarkus.tls." + NAME + ".";
         properties.put(prefix + "key-store.pem.server.cert", cert);
         properties.put(prefix + "key-store.pem.server.key", key);
-        properties.put(prefix + "reload-period", config.apply("identity.tls.reload-period").orElse("1m"));
+        // No quarkus.tls.<name>.reload-period: CertificateReload reloads, and only when the files changed.
         config.apply("identity.tls.client-ca-file")
                 .ifPresent(ca -> properties.put(prefix + "trust-store.pem.certs", ca));
         properties.put("quarkus.http.tls-configuration-name", NAME);

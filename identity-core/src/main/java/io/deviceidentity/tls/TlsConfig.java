@@ -29,7 +29,7 @@ public interface TlsConfig {
 
     /**
      * How often the certificate and key files are read again; a changed pair is served to new connections without a
-     * restart (cert-manager renews the Secret in place).
+     * restart (cert-manager renews the Secret in place). An unchanged pair is never swapped ({@link CertificateReload}).
      */
     @WithDefault("1m")
     Duration reloadPeriod();

@@ -31,7 +31,8 @@ class ServerTlsSettingsTest {
 
         assertEquals("/tls/tls.crt", quarkus.get("quarkus.tls.identity.key-store.pem.server.cert"));
         assertEquals("/tls/tls.key", quarkus.get("quarkus.tls.identity.key-store.pem.server.key"));
-        assertEquals("30s", quarkus.get("quarkus.tls.identity.reload-period"));
+        assertFalse(quarkus.containsKey("quarkus.tls.identity.reload-period"),
+                "Quarkus would swap the certificate every period, changed or not: CertificateReload does it on change");
         assertEquals("identity", quarkus.get("quarkus.http.tls-configuration-name"));
         assertEquals("disabled", quarkus.get("quarkus.http.insecure-requests"));
         assertEquals("${quarkus.http.port}", quarkus.get("quarkus.http.ssl-port"));
@@ -39,11 +40,10 @@ class ServerTlsSettingsTest {
     }
 
     @Test
-    void theReloadPeriodDefaultsToAMinuteAndAClientCaBecomesTheTrustStore() {
+    void aClientCaBecomesTheTrustStore() {
         Map<String, String> quarkus = settings(Map.of("identity.tls.enabled", "true",
                 "identity.tls.cert-file", "/c", "identity.tls.key-file", "/k", "identity.tls.client-ca-file", "/ca"));
 
-        assertEquals("1m", quarkus.get("quarkus.tls.identity.reload-period"));
         assertEquals("/ca", quarkus.get("quarkus.tls.identity.trust-store.pem.certs"));
     }
 
