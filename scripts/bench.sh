@@ -38,7 +38,7 @@
 # for seeding that point's devices, the generator's JVM start and the settle pause) + two service restarts with
 # warm-up ~0.6 min = about 16 minutes; the fast path's points add ~5 minutes (service start ~0.3, seeding and the
 # verify-once pass ~0.7, closed loop ~0.4, pgbench 2 x 10 s, 4 open steps x 20 s, the mixed storm 72 s); the
-# TLS twins add ~8 (four service starts, two 40 s warm-ups, two 72 s points, four 20 s closed loops); the
+# TLS twins add ~10 (four service starts, four 40 s warm-ups, two 72 s points, four 20 s closed loops); the
 # pod-shaped points add ~20 (per pod size a start, a capacity run and 2 points: ~4 each; the incident replay, its two
 # cold-replica runs of 180 s and the unprotected restart: ~12). Every run stops by itself (--duration).
 #
@@ -527,6 +527,12 @@ if selected tls; then
   TLS_ENV=(IDENTITY_TLS_ENABLED=true "IDENTITY_TLS_CERT_FILE=$STACK_DIR/tls/bench-auth-service.crt"
            "IDENTITY_TLS_KEY_FILE=$STACK_DIR/tls/bench-auth-service.key")
   tls_users=$(printf '%s\n' $BENCH_KNOWN_USERS | sort -n | tail -n 1)
+  if ! selected known-storm && ! selected mixed-storm; then
+    # The known devices and their verifiers, made through a service of their own, so that neither twin's history
+    # includes the verify-once pass.
+    start_auth fast-path-prepare "${FAST_PATH[@]}"
+    prepare_known
+  fi
   for twin in plain tls; do
     if [[ $twin == tls ]]; then COMMON=("${COMMON_TLS[@]}") env_twin=("${TLS_ENV[@]}"); else COMMON=("${COMMON_PLAIN[@]}") env_twin=(); fi
     start_auth "protected-$twin" "${PROTECTED[@]}" "${env_twin[@]}"
@@ -534,7 +540,10 @@ if selected tls; then
     point "$twin-protected-${BENCH_OVERLOAD}x" 8 1 fixed:12s "$BENCH_OVERLOAD"
     start_auth "fast-path-$twin" "${FAST_PATH[@]}" "${env_twin[@]}"
     # The known devices' verifiers are in the database (same key): a fresh service allows them on the fast path.
-    [[ $twin == plain ]] && ! selected known-storm && ! selected mixed-storm && prepare_known
+    # Both twins get the same fast-path warm-up before they are measured.
+    loadtest run "${COMMON[@]}" --devices "$BENCH_KNOWN_DEVICES" --device-prefix bench-known- --closed-loop 10 \
+      --pool-size "$BENCH_KNOWN_POOL" --pipelining 1 --duration "$BENCH_TLS_WARMUP" --service-metrics none \
+      --out "$BENCH_OUT/warmup-fast-path-$twin" --label warm-up --progress none >/dev/null
     for users in $BENCH_KNOWN_USERS; do
       log "$twin-known-closed-$users: closed loop, $users callers over $BENCH_KNOWN_POOL connections ($twin) x pipelining 1, $BENCH_KNOWN_DURATION ($BENCH_KNOWN_WARMUP not counted)"
       known_run "$twin-known-closed-$users" --closed-loop "$users" --warmup "$BENCH_KNOWN_WARMUP"
