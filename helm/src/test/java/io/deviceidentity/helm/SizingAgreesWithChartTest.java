@@ -23,11 +23,14 @@ class SizingAgreesWithChartTest {
 
     @Test
     void thePrintedValuesRenderAndTheChartsSumsAreThePrintedOnes() throws Exception {
-        JsonNode size = size("--devices", "2000000", "--window", "300", "--known", "0.9");
+        // Large enough that the PgBouncer limit comes from the formula, not from values.yaml's floor (200), whatever
+        // the documented per-core figures: otherwise "one less is refused" cannot hold.
+        JsonNode size = size("--devices", "4000000", "--window", "300", "--known", "0.9");
         int replicas = size.get("auth_replicas").asInt();
         int maxClientConn = size.get("pgbouncer_max_client_conn").asInt();
         int maxConnections = size.get("postgresql_max_connections").asInt();
         assertTrue(replicas > 6, "a fleet this large needs more than the default replicas: " + size);
+        assertTrue(maxClientConn > 200, "the fleet no longer needs more than the default max_client_conn: " + size);
         Map<String, Object> printed = Chart.set("authService.autoscaling.maxReplicas", replicas,
                 "pgbouncer.maxClientConn", maxClientConn, "postgresql.maxConnections", maxConnections);
         Chart.render(printed);
