@@ -1,6 +1,7 @@
 package io.deviceidentity.tls;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -51,12 +52,7 @@ final class CertificateFiles {
     }
 
     private static byte[] longBytes(long value) {
-        byte[] bytes = new byte[8];
-        for (int i = 7; i >= 0; i--) {
-            bytes[i] = (byte) value;
-            value >>= 8;
-        }
-        return bytes;
+        return ByteBuffer.allocate(Long.BYTES).putLong(value).array();
     }
 
     @Override
