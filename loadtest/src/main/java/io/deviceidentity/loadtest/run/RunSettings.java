@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import io.deviceidentity.loadtest.db.DatabaseAccess;
 import io.deviceidentity.loadtest.devices.Durations;
@@ -76,7 +77,7 @@ public record RunSettings(
                 throw new IllegalArgumentException("--join must be a URL with a port and --url's path: " + u);
             }
         }
-        if (allUrls(urls, joining).stream().anyMatch(u -> !scheme.equals(u.getScheme()))) {
+        if (Stream.concat(urls.stream(), joining.stream()).anyMatch(u -> !scheme.equals(u.getScheme()))) {
             throw new IllegalArgumentException("every --url and --join has the same scheme (one Service, one listener)");
         }
         tls = tls == null ? ClientTls.JVM_TRUST : tls;
@@ -96,12 +97,6 @@ public record RunSettings(
         if (disconnectAfterAllow && closedLoopUsers > 0) {
             throw new IllegalArgumentException("--disconnect-after-allow is for the open model (a closed loop cycles anyway)");
         }
-    }
-
-    private static List<URI> allUrls(List<URI> urls, List<URI> joining) {
-        List<URI> all = new java.util.ArrayList<>(urls);
-        all.addAll(joining);
-        return all;
     }
 
     /** The first replica's address (the only one behind a single address). */
