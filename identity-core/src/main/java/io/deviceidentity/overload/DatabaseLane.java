@@ -2,6 +2,9 @@ package io.deviceidentity.overload;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -66,6 +69,34 @@ public class DatabaseLane {
         OTHER
     }
 
+    /**
+     * Why a step was refused, a tag of {@code identity_database_refused_total} beside its share: whether the known
+     * fleet's reads or a flood's were refused, and by which rule, is what an operator needs to tell an attack from a
+     * slow database (docs/operations.md).
+     */
+    enum Refusal {
+        /** {@link Share#OTHER} only: its unreserved threads are all taken. */
+        SHARE_FULL("the database threads not reserved for known devices are busy"),
+        /** Every thread busy and no queue, or the queue's hard cap reached. */
+        FULL("every database thread is busy and no more may wait"),
+        /** Every thread busy and none started or finished a step for longer than the allowed wait. */
+        STALLED("every database thread is busy and none has started or finished a step lately"),
+        /** The steps ahead would not finish within the allowed wait. */
+        EXPECTED_WAIT("the database steps ahead would not finish within the allowed wait"),
+        /** Admitted to wait, and waited longer than allowed before a thread took it. */
+        WAITED("waited too long for a database thread");
+
+        final String message;
+
+        Refusal(String message) {
+            this.message = message;
+        }
+
+        String tag() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     /** Starting estimate of one step, replaced by a moving average of measured ones. */
     private static final long INITIAL_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
@@ -83,7 +114,7 @@ public class DatabaseLane {
     /** When a step last started or finished: a lane whose threads are all busy and that shows none for longer
      * than the allowed wait is stalled. */
     private final AtomicLong lastProgress;
-    private final Counter refused;
+    private final Map<Share, Map<Refusal, Counter>> refused = new EnumMap<>(Share.class);
     private final Timer queueWait;
 
     @Inject
@@ -127,9 +158,19 @@ public class DatabaseLane {
                 .description("how long database steps waited for a thread").register(registry);
         Gauge.builder(MetricNames.DATABASE_QUEUE_DEPTH, this, DatabaseLane::waiting)
                 .description("database steps waiting for a thread").register(registry);
-        this.refused = Counter.builder(MetricNames.DATABASE_REFUSED)
-                .description("requests refused with 503 overload because every database thread was busy")
-                .register(registry);
+        for (Share share : Share.values()) {
+            Map<Refusal, Counter> counters = new EnumMap<>(Refusal.class);
+            for (Refusal cause : Refusal.values()) {
+                if (share == Share.KNOWN && cause == Refusal.SHARE_FULL) {
+                    continue; // known work may use every thread
+                }
+                counters.put(cause, Counter.builder(MetricNames.DATABASE_REFUSED)
+                        .description("requests refused with 503 overload by the database lane, by share and rule")
+                        .tag("share", share.name().toLowerCase(Locale.ROOT)).tag("cause", cause.tag())
+                        .register(registry));
+            }
+            refused.put(share, counters);
+        }
         Gauge.builder(MetricNames.DATABASE_ACTIVE, active, AtomicInteger::get)
                 .description("database steps running").register(registry);
         Gauge.builder(MetricNames.DATABASE_CONCURRENCY, this, DatabaseLane::concurrency)
@@ -161,28 +202,32 @@ public class DatabaseLane {
         boolean other = share == Share.OTHER;
         if (other && otherInLane.incrementAndGet() > otherLimit) {
             otherInLane.decrementAndGet();
-            refused.increment();
-            return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
-                    "the database threads not reserved for known devices are busy"));
+            return refuse(share, Refusal.SHARE_FULL);
         }
-        String refusal = admissionRefusal();
-        if (refusal != null || !permits.tryAcquire()) {
+        Refusal refusal = admissionRefusal();
+        if (refusal == null && !permits.tryAcquire()) {
+            refusal = Refusal.FULL;
+        }
+        if (refusal != null) {
             if (other) {
                 otherInLane.decrementAndGet();
             }
-            refused.increment();
-            return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
-                    refusal != null ? refusal : "every database thread is busy and no more may wait"));
+            return refuse(share, refusal);
         }
         // Only a step that found every thread busy waits in the queue; one that found a thread free is not refused
         // for the time the scheduler took to start that thread (on a busy machine, tens of milliseconds).
         boolean queued = inLane.incrementAndGet() > concurrency;
-        CompletableFuture<T> result = execute(deadline, step, queued);
+        CompletableFuture<T> result = execute(deadline, share, step, queued);
         if (other) {
             // The place is given back when the step has finished or was refused, whichever way.
             result.whenComplete((value, failure) -> otherInLane.decrementAndGet());
         }
         return result;
+    }
+
+    private <T> CompletableFuture<T> refuse(Share share, Refusal cause) {
+        refused.get(share).get(cause).increment();
+        return CompletableFuture.failedFuture(ServiceUnavailableException.overload(cause.message));
     }
 
     /**
@@ -209,14 +254,14 @@ public class DatabaseLane {
             return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
                     "the database threads are busy with requests"));
         }
-        return execute(null, step, false);
+        return execute(null, Share.KNOWN, step, false);
     }
 
     /**
      * Runs an admitted step (its permit taken, counted in {@code inLane}); {@code deadline} null for a bulk step,
      * {@code queued} when it found every thread busy (only then is its wait held to max-wait).
      */
-    private <T> CompletableFuture<T> execute(Deadline deadline, Step<T> step, boolean queued) {
+    private <T> CompletableFuture<T> execute(Deadline deadline, Share share, Step<T> step, boolean queued) {
         boolean bulk = deadline == null;
         long queuedAt = clock.getAsLong();
         CompletableFuture<T> result = new CompletableFuture<>();
@@ -231,8 +276,8 @@ public class DatabaseLane {
                     if (!bulk) {
                         queueWait.record(waited, TimeUnit.NANOSECONDS);
                         if (queued && waited > maxWaitNanos && maxWaitNanos > 0) {
-                            refused.increment();
-                            throw ServiceUnavailableException.overload("waited too long for a database thread");
+                            refused.get(share).get(Refusal.WAITED).increment();
+                            throw ServiceUnavailableException.overload(Refusal.WAITED.message);
                         }
                         deadline.check();
                     }
@@ -265,20 +310,19 @@ public class DatabaseLane {
     }
 
     /** Why a request may not even wait right now, or null when it may run or wait. */
-    private String admissionRefusal() {
+    private Refusal admissionRefusal() {
         int ahead = inLane.get() - concurrency;
         if (ahead < 0) {
             return null; // a thread is free
         }
         if (queueCap == 0) {
-            return "every database thread is busy";
+            return Refusal.FULL;
         }
         if (clock.getAsLong() - lastProgress.get() > maxWaitNanos) {
-            return "every database thread is busy and none has started or finished a step lately";
+            return Refusal.STALLED;
         }
         long expectedWait = (ahead / concurrency + 1) * stepNanos.get();
-        return expectedWait > maxWaitNanos ? "the database steps ahead would not finish within the allowed wait"
-                : null;
+        return expectedWait > maxWaitNanos ? Refusal.EXPECTED_WAIT : null;
     }
 
     public int concurrency() {

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.deviceidentity.metrics.MetricNames;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 class DatabaseLaneTest {
@@ -36,6 +37,14 @@ class DatabaseLaneTest {
         lanes.forEach(DatabaseLane::shutdown);
     }
 
+    /** Refusals counted under the share and cause tags given (null: any). */
+    private double refused(String share, String cause) {
+        return registry.find(MetricNames.DATABASE_REFUSED).counters().stream()
+                .filter(c -> share == null || share.equals(c.getId().getTag("share")))
+                .filter(c -> cause == null || cause.equals(c.getId().getTag("cause")))
+                .mapToDouble(Counter::count).sum();
+    }
+
     @Test
     void aRequestFindingEveryThreadBusyIsRefusedAtOnceAndNeverRuns() throws Exception {
         CountDownLatch bothRunning = new CountDownLatch(2);
@@ -48,7 +57,8 @@ class DatabaseLaneTest {
 
         assertTrue(third.isCompletedExceptionally(), "refused before run() returned: nothing waits");
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(third));
-        assertEquals(1.0, registry.get(MetricNames.DATABASE_REFUSED).counter().count());
+        assertEquals(1.0, refused("known", "full"));
+        assertEquals(1.0, refused(null, null), "and no other refusal was counted");
         release.countDown();
         assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS));
         assertEquals(0, ran.get());
@@ -177,7 +187,7 @@ class DatabaseLaneTest {
 
         assertTrue(bulk.isCompletedExceptionally(), "one of two threads busy: the other stays free for requests");
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(bulk));
-        assertEquals(0.0, registry.get(MetricNames.DATABASE_REFUSED).counter().count());
+        assertEquals(0.0, refused(null, null));
         CountDownLatch secondRunning = new CountDownLatch(1);
         CompletableFuture<Boolean> another = lane.run(far(), () -> hold(secondRunning));
         assertTrue(secondRunning.await(5, TimeUnit.SECONDS), "the free thread took a request");
@@ -217,6 +227,8 @@ class DatabaseLaneTest {
         }
         CompletableFuture<String> known = shared.run(far(), DatabaseLane.Share.KNOWN, () -> "known");
         assertEquals("known", known.get(5, TimeUnit.SECONDS), "ran on the reserved thread, without waiting");
+        assertEquals(50.0, refused("other", "share_full"), "the flood's refusals are counted as the flood's");
+        assertEquals(0.0, refused("known", null), "and none of the known fleet's");
 
         release.countDown();
         for (CompletableFuture<Boolean> step : flood) {
