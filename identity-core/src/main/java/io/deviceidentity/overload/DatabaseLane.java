@@ -35,7 +35,8 @@ import io.quarkus.runtime.Startup;
  * either gets a thread within that time or is answered 503 {@code overload}, at once when its wait can be foreseen.
  * A step takes about a millisecond, so the short wait absorbs the bursts of a fast-path storm (many EMQX connections
  * behind a few pooled ones) that refusing would turn into retries; it is refused at once when the expected wait (the
- * steps ahead ÷ threads × the measured step time) exceeds it, or when no step has started or finished for that long (a
+ * steps waiting ahead of it, itself included, ÷ threads × the measured step time: with every thread busy, one frees
+ * every step time ÷ threads on average) exceeds it, or when no step has started or finished for that long (a
  * stalled database: estimates from before the stall would be wrong), and refused without running when it waited longer
  * in the queue. A step that found a thread free is never refused for waiting: what delayed it was the CPU, not the lane.
  *
@@ -321,7 +322,9 @@ public class DatabaseLane {
         if (clock.getAsLong() - lastProgress.get() > maxWaitNanos) {
             return Refusal.STALLED;
         }
-        long expectedWait = (ahead / concurrency + 1) * stepNanos.get();
+        // The mean, not the worst case (every thread just started): behind ten busy threads whose steps take 40 ms
+        // (a database slowed by a flood's reads), the first waiter waits 4 ms, not 40, and is not refused for it.
+        long expectedWait = (ahead + 1) * stepNanos.get() / concurrency;
         return expectedWait > maxWaitNanos ? Refusal.EXPECTED_WAIT : null;
     }
 

@@ -111,6 +111,36 @@ class DatabaseLaneTest {
     }
 
     @Test
+    void behindManyBusyThreadsTheWaitIsForeseenFromHowOftenOneFrees() throws Exception {
+        // Four threads whose measured steps are slow (~36 ms, a database slowed by a flood), 25 ms allowed: a thread
+        // frees every ~9 ms, so two may wait (9 and 18 ms), not a third (27 ms). Judged by a whole step time, even
+        // the first would have been refused.
+        DatabaseLane slow = new DatabaseLane(4, Duration.ofMillis(25), 10, now::get, registry);
+        lanes.add(slow);
+        for (int i = 0; i < 4; i++) {
+            CountDownLatch stepRunning = new CountDownLatch(1);
+            CountDownLatch stepDone = new CountDownLatch(1);
+            CompletableFuture<Boolean> step = slow.run(far(), () -> holdUntil(stepRunning, stepDone));
+            assertTrue(stepRunning.await(5, TimeUnit.SECONDS));
+            now.addAndGet(TimeUnit.MILLISECONDS.toNanos(100));
+            stepDone.countDown();
+            assertTrue(step.get(5, TimeUnit.SECONDS));
+        }
+        CountDownLatch allRunning = new CountDownLatch(4);
+        for (int i = 0; i < 4; i++) {
+            slow.run(far(), () -> hold(allRunning));
+        }
+        assertTrue(allRunning.await(5, TimeUnit.SECONDS));
+
+        assertFalse(slow.run(far(), () -> 1).isDone(), "first waiter: ~9 ms");
+        assertFalse(slow.run(far(), () -> 2).isDone(), "second waiter: ~18 ms");
+        CompletableFuture<Integer> third = slow.run(far(), () -> 3);
+
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(third));
+        assertEquals(1.0, refused("known", "expected_wait"));
+    }
+
+    @Test
     void aStalledLaneRefusesAtOnceInsteadOfQueueing() throws Exception {
         DatabaseLane queued = queuedLane(Duration.ofMillis(25));
         occupyTheThread(queued);
@@ -266,9 +296,13 @@ class DatabaseLaneTest {
     }
 
     private boolean hold(CountDownLatch running) {
+        return holdUntil(running, release);
+    }
+
+    private static boolean holdUntil(CountDownLatch running, CountDownLatch done) {
         running.countDown();
         try {
-            return release.await(10, TimeUnit.SECONDS);
+            return done.await(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
