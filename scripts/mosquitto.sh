@@ -8,7 +8,8 @@
 #   scripts/mosquitto.sh stop DIR                         SIGTERM (Mosquitto saves its persistence file then), wait
 #
 # DIR holds the config, the log, the pid file and the persistence file, so a restart with the same DIR and "on"
-# finds the saved sessions and one with "off" starts empty. Run as root, Mosquitto drops to the mosquitto user
+# finds the saved sessions and one with "off" starts empty. When DIR/tls holds server.crt and server.key, the
+# listener speaks MQTT over TLS with them (as the chart's 8883 does). Run as root, Mosquitto drops to the mosquitto user
 # (the package creates it), so DIR is handed to that user.
 set -euo pipefail
 # shellcheck source=packages.sh
@@ -35,6 +36,11 @@ start() {
   {
     echo "# written by scripts/mosquitto.sh"
     echo "listener $port 127.0.0.1"
+    if [[ -s "$dir/tls/server.crt" && -s "$dir/tls/server.key" ]]; then
+      # MQTT over TLS on this listener (the chart's 8883): DIR/tls holds the broker's certificate and key.
+      echo "certfile $dir/tls/server.crt"
+      echo "keyfile $dir/tls/server.key"
+    fi
     echo "pid_file $dir/mosquitto.pid"
     echo "log_dest file $dir/mosquitto.log"
     # Every packet in the log: the tests' failure messages quote it (PUBREL / PUBCOMP lines).

@@ -8,9 +8,9 @@ import java.util.List;
 import io.deviceidentity.qos2probe.mqtt.BrokerAddress;
 import io.deviceidentity.qos2probe.mqtt.ConnectSpec;
 import io.deviceidentity.qos2probe.mqtt.MqttLink;
+import io.deviceidentity.qos2probe.mqtt.MqttLinks;
 import io.deviceidentity.qos2probe.verdict.Packet;
 import io.deviceidentity.qos2probe.verdict.ReasonCodes;
-import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.mqtt.MqttVersion;
 
 /**
@@ -21,11 +21,11 @@ import io.netty.handler.codec.mqtt.MqttVersion;
  */
 public final class AuthChecks {
 
-    private final EventLoopGroup group;
+    private final MqttLinks links;
     private final Duration timeout;
 
-    public AuthChecks(EventLoopGroup group, Duration timeout) {
-        this.group = group;
+    public AuthChecks(MqttLinks links, Duration timeout) {
+        this.links = links;
         this.timeout = timeout;
     }
 
@@ -98,7 +98,7 @@ public final class AuthChecks {
 
     private MqttLink open(BrokerAddress broker) throws InterruptedException {
         try {
-            return MqttLink.open(group, broker, timeout, 30, null);
+            return links.open(broker, timeout, 30, null);
         } catch (MqttLink.LinkException e) {
             return null;
         }

@@ -48,6 +48,11 @@ public final class ProbeCommand implements Callable<Integer> {
             description = "Where the subscriber keeps its persistent session (default: --broker-a).")
     String subscriberBroker;
 
+    @Option(names = "--ca-file", paramLabel = "FILE",
+            description = "MQTT over TLS (the chart's 8883): every broker's certificate must chain to this CA (PEM) "
+                    + "and name the host dialled, as a device checks it (default: plain MQTT).")
+    Path caFile;
+
     @Option(names = "--messages", defaultValue = "20", description = "Messages to probe (default: ${DEFAULT-VALUE}).")
     int messages;
 
@@ -155,8 +160,11 @@ public final class ProbeCommand implements Callable<Integer> {
         if (registerUrl != null) {
             token = firstToken(env(registrationTokenEnv));
         }
+        if (caFile != null && !Files.isReadable(caFile)) {
+            throw new ParameterException(spec.commandLine(), "--ca-file: cannot read " + caFile);
+        }
         return new ProbeSettings(a, b, sub, messages, clientIdPrefix, run, password, sessionExpiry, timeout,
-                reconnectTimeout, deliveryTimeout, duplicateWindow, authChecks, registerUrl, token, !keepDevices);
+                reconnectTimeout, deliveryTimeout, duplicateWindow, authChecks, registerUrl, token, !keepDevices, caFile);
     }
 
     /**

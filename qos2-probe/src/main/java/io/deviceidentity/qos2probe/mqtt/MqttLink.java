@@ -28,6 +28,7 @@ import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
 import io.netty.handler.codec.mqtt.MqttMessageType;
 import io.netty.handler.codec.mqtt.MqttProperties;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.netty.handler.codec.mqtt.MqttVersion;
 import io.netty.handler.timeout.IdleState;
@@ -51,17 +52,23 @@ public final class MqttLink implements AutoCloseable {
     }
 
     /**
-     * Opens the TCP connection (no CONNECT yet). {@code handler} may return a reply to write at once; null for none.
+     * Opens the TCP connection (no CONNECT yet), and with {@code links} encrypted, completes the TLS handshake.
+     * {@code handler} may return a reply to write at once; null for none.
      */
-    public static MqttLink open(EventLoopGroup group, BrokerAddress broker, Duration timeout, int keepAliveSeconds,
-            Function<Packet, Optional<Packet>> handler) throws InterruptedException {
+    static MqttLink open(EventLoopGroup group, MqttLinks links, BrokerAddress broker, Duration timeout,
+            int keepAliveSeconds, Function<Packet, Optional<Packet>> handler) throws InterruptedException {
         BlockingQueue<Packet> inbound = new LinkedBlockingQueue<>();
+        SslHandler[] tls = new SslHandler[1];
         Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
                 .option(ChannelOption.TCP_NODELAY, true)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        tls[0] = links.handlerFor(ch, broker);
+                        if (tls[0] != null) {
+                            ch.pipeline().addLast(tls[0]);
+                        }
                         ch.pipeline().addLast(new MqttDecoder(1 << 20), MqttEncoder.INSTANCE);
                         if (keepAliveSeconds > 0) {
                             // PINGREQ at half the keep-alive, so a long run's idle subscriber is not cut off.
@@ -77,6 +84,14 @@ public final class MqttLink implements AutoCloseable {
         }
         if (!connect.isSuccess()) {
             throw new LinkException("TCP connect to " + broker + " failed: " + connect.cause().getMessage());
+        }
+        if (tls[0] != null) {
+            var handshake = tls[0].handshakeFuture();
+            if (!handshake.await(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS) || !handshake.isSuccess()) {
+                connect.channel().close();
+                throw new LinkException("TLS handshake with " + broker + " failed: "
+                        + (handshake.cause() == null ? "timed out" : MqttLinks.describe(handshake.cause())));
+            }
         }
         return new MqttLink(connect.channel(), inbound);
     }

@@ -12,6 +12,7 @@ import java.util.Map;
 import io.deviceidentity.qos2probe.auth.AuthCheck;
 import io.deviceidentity.qos2probe.auth.AuthChecks;
 import io.deviceidentity.qos2probe.mqtt.ConnectSpec;
+import io.deviceidentity.qos2probe.mqtt.MqttLinks;
 import io.deviceidentity.qos2probe.registration.DeviceRegistrar;
 import io.deviceidentity.qos2probe.report.ProbeSummary;
 import io.deviceidentity.qos2probe.verdict.MessageResult;
@@ -44,6 +45,7 @@ public final class ProbeRun {
         byte[] subscriberPassword = settings.password();
         DeviceRegistrar registrar = null;
         NioEventLoopGroup group = new NioEventLoopGroup(2);
+        MqttLinks links = settings.caFile() == null ? MqttLinks.plain(group) : MqttLinks.tls(group, settings.caFile());
         try {
             if (settings.registrationUrl() != null) {
                 registrar = new DeviceRegistrar(settings.registrationUrl(), settings.registrationToken(),
@@ -74,13 +76,13 @@ public final class ProbeRun {
             List<MessageResult> results = new ArrayList<>();
             List<AuthCheck> checks = new ArrayList<>();
             int retransmissions;
-            try (Subscriber subscriber = new Subscriber(group, settings.subscriberNode(), subscriberSpec,
+            try (Subscriber subscriber = new Subscriber(links, settings.subscriberNode(), subscriberSpec,
                     List.of(settings.subscriptionFilter()), settings.timeout())) {
                 subscriber.start();
                 List<Publisher.Flow> flows = new ArrayList<>();
                 for (int i = 0; i < n; i++) {
                     ConnectSpec publisherSpec = publisherSpec(i, publisherPasswords.get(i), expiry);
-                    Publisher publisher = new Publisher(group, settings.nodeA(), settings.nodeB(), publisherSpec,
+                    Publisher publisher = new Publisher(links, settings.nodeA(), settings.nodeB(), publisherSpec,
                             settings.topic(i), settings.timeout(), settings.reconnectTimeout());
                     String payload = settings.runId() + "/" + i;
                     Publisher.Flow flow = publisher.send(i, payload, hook, subscriber);
@@ -93,7 +95,7 @@ public final class ProbeRun {
                 awaitDeliveries(subscriber, flows);
                 if (settings.authChecks()) {
                     // Publisher 0 has used 3 of its attempts; the checks add 3 more, within the per-device limit.
-                    checks.addAll(new AuthChecks(group, settings.timeout()).run(settings.nodeB(),
+                    checks.addAll(new AuthChecks(links, settings.timeout()).run(settings.nodeB(),
                             publisherSpec(0, publisherPasswords.get(0), expiry), settings.deniedTopic(),
                             ACL_CHECK_PACKET_ID));
                     Thread.sleep(settings.duplicateWindow().toMillis());

@@ -1,6 +1,7 @@
 package io.deviceidentity.qos2probe.probe;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import io.deviceidentity.qos2probe.mqtt.BrokerAddress;
@@ -15,11 +16,12 @@ import io.deviceidentity.qos2probe.mqtt.BrokerAddress;
  * @param password         the devices' password when they are not registered by the probe (null: none sent)
  * @param registrationUrl  registration-service's /v1/devices: register (random passwords) and revoke; null: don't
  * @param registrationToken bearer token for registrationUrl
+ * @param caFile           MQTT over TLS, the brokers verified against this CA (PEM) and their host names; null: plain
  */
 public record ProbeSettings(BrokerAddress nodeA, BrokerAddress nodeB, BrokerAddress subscriberNode, int messages,
         String clientIdPrefix, String runId, byte[] password, Duration sessionExpiry, Duration timeout,
         Duration reconnectTimeout, Duration deliveryTimeout, Duration duplicateWindow, boolean authChecks,
-        URI registrationUrl, String registrationToken, boolean revoke) {
+        URI registrationUrl, String registrationToken, boolean revoke, Path caFile) {
 
     /**
      * One publisher device per message: a device goes through the boundary case once, with three CONNECTs (session

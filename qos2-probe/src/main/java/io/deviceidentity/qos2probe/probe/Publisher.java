@@ -5,11 +5,11 @@ import java.time.Duration;
 import io.deviceidentity.qos2probe.mqtt.BrokerAddress;
 import io.deviceidentity.qos2probe.mqtt.ConnectSpec;
 import io.deviceidentity.qos2probe.mqtt.MqttLink;
+import io.deviceidentity.qos2probe.mqtt.MqttLinks;
 import io.deviceidentity.qos2probe.verdict.Packet;
 import io.deviceidentity.qos2probe.verdict.PublisherTranscript;
 import io.deviceidentity.qos2probe.verdict.PublisherTranscript.Step;
 import io.deviceidentity.qos2probe.verdict.ReasonCodes;
-import io.netty.channel.EventLoopGroup;
 
 /**
  * The publisher of the boundary case: for each message a fresh connection to node A, PUBLISH QoS 2, PUBREC, drop;
@@ -18,7 +18,7 @@ import io.netty.channel.EventLoopGroup;
  */
 public final class Publisher {
 
-    private final EventLoopGroup group;
+    private final MqttLinks links;
     private final BrokerAddress nodeA;
     private final BrokerAddress nodeB;
     private final ConnectSpec spec;
@@ -32,9 +32,9 @@ public final class Publisher {
     public record Flow(PublisherTranscript transcript, Double takeoverMs) {
     }
 
-    public Publisher(EventLoopGroup group, BrokerAddress nodeA, BrokerAddress nodeB, ConnectSpec spec, String topic,
+    public Publisher(MqttLinks links, BrokerAddress nodeA, BrokerAddress nodeB, ConnectSpec spec, String topic,
             Duration timeout, Duration reconnectTimeout) {
-        this.group = group;
+        this.links = links;
         this.nodeA = nodeA;
         this.nodeB = nodeB;
         this.spec = spec;
@@ -50,7 +50,7 @@ public final class Publisher {
         try {
             if (!sessionReset) {
                 // Nothing left over from an earlier run with this client id.
-                String problem = Sessions.reset(group, nodeA, spec, timeout);
+                String problem = Sessions.reset(links, nodeA, spec, timeout);
                 if (problem != null) {
                     transcript.failed(problem);
                     return new Flow(transcript, null);
@@ -127,7 +127,7 @@ public final class Publisher {
         String problem;
         do {
             try {
-                MqttLink link = MqttLink.open(group, node, timeout, connect.keepAliveSeconds(), null);
+                MqttLink link = links.open(node, timeout, connect.keepAliveSeconds(), null);
                 Packet connack = link.connect(connect, timeout);
                 if (connack != null && connack.type() == Packet.Type.CONNACK && connack.reasonCode() == 0) {
                     return link;
@@ -156,7 +156,7 @@ public final class Publisher {
         while (System.nanoTime() < deadline) {
             MqttLink link;
             try {
-                link = MqttLink.open(group, node, timeout, spec.keepAliveSeconds(), null);
+                link = links.open(node, timeout, spec.keepAliveSeconds(), null);
             } catch (MqttLink.LinkException e) {
                 problem = e.getMessage();
                 Thread.sleep(100);

@@ -5,8 +5,8 @@ import java.time.Duration;
 import io.deviceidentity.qos2probe.mqtt.BrokerAddress;
 import io.deviceidentity.qos2probe.mqtt.ConnectSpec;
 import io.deviceidentity.qos2probe.mqtt.MqttLink;
+import io.deviceidentity.qos2probe.mqtt.MqttLinks;
 import io.deviceidentity.qos2probe.verdict.Packet;
-import io.netty.channel.EventLoopGroup;
 
 /**
  * Removing what an earlier run left under a client id: CONNECT with clean_start=true and session expiry 0, then
@@ -20,11 +20,11 @@ final class Sessions {
     }
 
     /** Null when done, else what went wrong. */
-    static String reset(EventLoopGroup group, BrokerAddress broker, ConnectSpec spec, Duration timeout)
+    static String reset(MqttLinks links, BrokerAddress broker, ConnectSpec spec, Duration timeout)
             throws InterruptedException {
         MqttLink link;
         try {
-            link = MqttLink.open(group, broker, timeout, spec.keepAliveSeconds(), null);
+            link = links.open(broker, timeout, spec.keepAliveSeconds(), null);
         } catch (MqttLink.LinkException e) {
             return e.getMessage();
         }

@@ -7,10 +7,10 @@ import java.util.Optional;
 import io.deviceidentity.qos2probe.mqtt.BrokerAddress;
 import io.deviceidentity.qos2probe.mqtt.ConnectSpec;
 import io.deviceidentity.qos2probe.mqtt.MqttLink;
+import io.deviceidentity.qos2probe.mqtt.MqttLinks;
 import io.deviceidentity.qos2probe.verdict.Packet;
 import io.deviceidentity.qos2probe.verdict.Qos2Receiver;
 import io.deviceidentity.qos2probe.verdict.ReasonCodes;
-import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.mqtt.MqttQoS;
 
 /**
@@ -21,7 +21,7 @@ import io.netty.handler.codec.mqtt.MqttQoS;
  */
 public final class Subscriber implements AutoCloseable {
 
-    private final EventLoopGroup group;
+    private final MqttLinks links;
     private final BrokerAddress broker;
     private final ConnectSpec spec;
     private final List<String> filters;
@@ -35,9 +35,9 @@ public final class Subscriber implements AutoCloseable {
     private Thread keeper;
     private int nextPacketId = 1;
 
-    public Subscriber(EventLoopGroup group, BrokerAddress broker, ConnectSpec spec, List<String> filters,
+    public Subscriber(MqttLinks links, BrokerAddress broker, ConnectSpec spec, List<String> filters,
             Duration timeout) {
-        this.group = group;
+        this.links = links;
         this.broker = broker;
         this.spec = spec;
         this.filters = List.copyOf(filters);
@@ -46,7 +46,7 @@ public final class Subscriber implements AutoCloseable {
 
     /** Resets the session (nothing left from an earlier run), connects and subscribes; throws if refused. */
     public void start() throws InterruptedException {
-        String reset = Sessions.reset(group, broker, spec, timeout);
+        String reset = Sessions.reset(links, broker, spec, timeout);
         if (reset != null) {
             throw new IllegalStateException("subscriber " + spec.clientId() + ": " + reset);
         }
@@ -61,7 +61,7 @@ public final class Subscriber implements AutoCloseable {
     private boolean connectAndSubscribe(boolean cleanStart) throws InterruptedException {
         MqttLink opened;
         try {
-            opened = MqttLink.open(group, broker, timeout, spec.keepAliveSeconds(), this::onPacket);
+            opened = links.open(broker, timeout, spec.keepAliveSeconds(), this::onPacket);
         } catch (MqttLink.LinkException e) {
             lastProblem = e.getMessage();
             return false;

@@ -3,9 +3,12 @@ package io.deviceidentity.qos2probe.broker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+
+import io.deviceidentity.testsupport.tls.LocalCa;
 
 /**
  * A Mosquitto on its own loopback port, through scripts/mosquitto.sh (which installs Debian's package when it is
@@ -35,6 +38,18 @@ final class Mosquitto implements AutoCloseable {
         broker.run("start", dir.toString(), Integer.toString(port), persistence ? "on" : "off",
                 auth ? "auth" : "");
         return broker;
+    }
+
+    /**
+     * A broker whose listener speaks MQTT over TLS with a certificate {@code ca} signs for localhost and 127.0.0.1
+     * (scripts/mosquitto.sh reads it from DIR/tls).
+     */
+    static Mosquitto startTls(Path dir, int port, LocalCa ca) throws Exception {
+        ca.issue("mqtt-broker");
+        Path tls = Files.createDirectories(dir.resolve("tls"));
+        Files.copy(ca.certificate("mqtt-broker"), tls.resolve("server.crt"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(ca.key("mqtt-broker"), tls.resolve("server.key"), StandardCopyOption.REPLACE_EXISTING);
+        return start(dir, port, false);
     }
 
     /** Stops (SIGTERM: Mosquitto saves its database when persistence is on) and starts again. */

@@ -2,6 +2,7 @@ package io.deviceidentity.qos2probe.broker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -28,6 +29,7 @@ import io.deviceidentity.qos2probe.probe.ProbeRun;
 import io.deviceidentity.qos2probe.probe.ProbeSettings;
 import io.deviceidentity.qos2probe.probe.ReconnectHook;
 import io.deviceidentity.qos2probe.report.ProbeSummary;
+import io.deviceidentity.testsupport.tls.LocalCa;
 
 /**
  * The probe against a real broker (Mosquitto 2.0.11 from Debian 12), one loopback port per test (18830-18839).
@@ -164,6 +166,31 @@ class MosquittoProbeTest {
         }
     }
 
+    @Test
+    void overTlsTheProbeVerifiesTheBrokerAgainstTheCaItWasGiven() throws Exception {
+        LocalCa ca = LocalCa.in(dir.resolve("ca"));
+        try (Mosquitto broker = Mosquitto.startTls(dir.resolve("broker"), 18836, ca)) {
+            Path out = dir.resolve("summary.json");
+            int exit = Qos2Probe.execute("--broker-a=" + broker.address(), "--messages=2",
+                    "--duplicate-window=500ms", "--ca-file=" + ca.caCertificate(), "--out=" + out);
+            JsonNode json = JSON.readTree(out.toFile());
+            assertEquals(0, exit, json.toPrettyString() + "\n" + broker.log());
+            assertEquals(2, json.path("exactly_once").asInt(), json.toPrettyString());
+        }
+    }
+
+    @Test
+    void aBrokerWhoseCertificateIsNotFromThatCaNeverSeesAConnect() throws Exception {
+        LocalCa brokers = LocalCa.in(dir.resolve("ca"));
+        LocalCa another = LocalCa.in(dir.resolve("another-ca"));
+        try (Mosquitto broker = Mosquitto.startTls(dir.resolve("broker"), 18837, brokers)) {
+            int exit = Qos2Probe.execute("--broker-a=" + broker.address(), "--messages=1",
+                    "--ca-file=" + another.caCertificate(), "--timeout=3s");
+            assertNotEquals(0, exit);
+            assertFalse(broker.log().contains("New client connected"), broker.log());
+        }
+    }
+
     private ProbeSummary probe(Mosquitto broker, int messages, ReconnectHook hook, boolean authChecks)
             throws Exception {
         return new ProbeRun(settings(broker, messages, "r" + System.nanoTime() % 100000, authChecks, null), hook,
@@ -176,7 +203,7 @@ class MosquittoProbeTest {
         return new ProbeSettings(address, address, address, messages, "qos2-probe-", run,
                 password == null ? null : password.getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(300),
                 Duration.ofSeconds(5), Duration.ofSeconds(20), Duration.ofSeconds(3), Duration.ofMillis(500),
-                authChecks, null, null, false);
+                authChecks, null, null, false, null);
     }
 
     private static PrintStream quiet() {

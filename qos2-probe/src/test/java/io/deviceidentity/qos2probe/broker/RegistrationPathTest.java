@@ -71,7 +71,7 @@ class RegistrationPathTest {
             URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/v1/devices");
             ProbeSettings settings = new ProbeSettings(address, address, address, 2, "qos2-probe-", "reg1", null,
                     Duration.ofSeconds(300), Duration.ofSeconds(5), Duration.ofSeconds(20), Duration.ofSeconds(3),
-                    Duration.ofMillis(300), false, url, "the-token", true);
+                    Duration.ofMillis(300), false, url, "the-token", true, null);
             ProbeSummary summary = new ProbeRun(settings, ReconnectHook.NONE,
                     new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).execute();
             String json = JSON.writeValueAsString(summary.json());
