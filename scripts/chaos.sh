@@ -16,7 +16,9 @@
 #
 # Environment: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT, STACK_DIR, CHAOS_OUT [target/chaos],
 # SKIP_BUILD [0], CHAOS_ONLY [all faults; e.g. "pgbouncer-kill postgres-freeze", "adversary", "abuse"], CHAOS_DEVICES [200],
-# CHAOS_RECOVERY_GOAL [5 s], CHAOS_IDLE [5000], CHAOS_MEMORY_LIMIT_MIB [512]. Exits 1 when a promise is broken.
+# CHAOS_RECOVERY_GOAL [5 s], CHAOS_IDLE [5000], CHAOS_MEMORY_LIMIT_MIB [512], CHAOS_AUTH_CPUS [0] and CHAOS_LOAD_CPUS [1]
+# (the adversary phase's split of the cores; "none" keeps everything unpinned), CHAOS_ATTACKER_NICE [0] (the nice value
+# of the adversary's generator). Exits 1 when a promise is broken.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -26,6 +28,12 @@ cd "$ROOT"
 # The promises' numbers: recovery after each database repair, idle connections held open, and the resident memory
 # a service may reach during the abuse (the chart's memory limit for a service container).
 : "${CHAOS_RECOVERY_GOAL:=5}" "${CHAOS_IDLE:=5000}" "${CHAOS_MEMORY_LIMIT_MIB:=512}"
+# The adversary phase runs auth-service alone on CHAOS_AUTH_CPUS (a pod of that many cores) and everything else (the
+# database, PgBouncer, registration-service, the probe, the attackers and the legitimate devices' generator) on
+# CHAOS_LOAD_CPUS, as make bench does: in production the attacker's CPU is not the pod's, and on 2 shared cores the
+# attackers' own Python took the CPU that bcrypt (SCHED_IDLE) needed, so the spray and flood verdicts measured the
+# generator more than the service (docs/faults.md, "The adversary").
+: "${CHAOS_AUTH_CPUS:=0}" "${CHAOS_LOAD_CPUS:=1}" "${CHAOS_ATTACKER_NICE:=0}"
 # The login storm the registration burst meets: known devices at this rate (allows/s), on the fast path.
 : "${CHAOS_STORM_RATE:=200}"
 : "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}" "${DB_NAME:=identity}"
@@ -56,17 +64,20 @@ expected_faults() { for f in $ALL_FAULTS; do selected "$f" && printf '%s ' "$f";
 DB_CA=$STACK_DIR/tls/ca.crt
 psql_db() { PGSSLMODE=verify-full PGSSLROOTCERT=$DB_CA PGPASSWORD=$DB_PASSWORD psql -X -q -At -h 127.0.0.1 -p "$PG_PORT" -U "$DB_USER" -d "$DB_NAME" "$@"; }
 
+# The command prefix that starts auth-service: empty, or taskset for the adversary phase (pin_for_adversary).
+AUTH_LAUNCH=()
 start_service() { # name port env...
-  local name=$1 port=$2 jar attempt
+  local name=$1 port=$2 jar attempt launch=()
   shift 2
   jar=$([[ $name == auth-service ]] && echo "$AUTH_JAR" || echo "$REG_JAR")
+  [[ $name == auth-service ]] && launch=("${AUTH_LAUNCH[@]}")
   # A service that exits while starting is started again, twice at most: on a machine busy with other work its first
   # connection (a SCRAM login, then Flyway) can outlast the pool's acquisition timeout, which is no fault under test.
   for attempt in 1 2 3; do
     (
       export IDENTITY_DB_HOST=127.0.0.1 IDENTITY_DB_PORT=$PGBOUNCER_PORT IDENTITY_DB_NAME=$DB_NAME
       export IDENTITY_SCHEMA_PORT=$PG_PORT IDENTITY_DB_SSLMODE=verify-full IDENTITY_DB_SSLROOTCERT=$DB_CA
-      exec env "$@" java -Xmx384m -jar "$jar"
+      exec env "$@" "${launch[@]}" java -Xmx384m -jar "$jar"
     ) >>"$LOG_DIR/$name.log" 2>&1 &
     echo $! >"$RUN_DIR/chaos-$name.pid"
     for _ in $(seq 1 240); do
@@ -108,6 +119,32 @@ stop_all() {
   stack db-down >/dev/null 2>&1 || true
 }
 trap stop_all EXIT
+# Moves a process and every thread of it, and its children (PostgreSQL's backends), onto CPUS.
+pin_tree() { # pid cpus
+  local child
+  [[ -n "$1" ]] && kill -0 "$1" 2>/dev/null || return 0
+  taskset -a -p -c "$2" "$1" >/dev/null 2>&1 || true
+  for child in $(pgrep -P "$1" || true); do pin_tree "$child" "$2"; done
+}
+# The adversary phase's layout (CHAOS_AUTH_CPUS, CHAOS_LOAD_CPUS above): auth-service restarted on its own cores,
+# so that the JVM sizes itself (bcrypt threads, event loops) for them as in a pod, and everything else moved off them.
+pin_for_adversary() {
+  if [[ "$CHAOS_AUTH_CPUS" == none || "$CHAOS_LOAD_CPUS" == none ]] || ! command -v taskset >/dev/null; then
+    log "NOTE: the adversary runs unpinned (CHAOS_AUTH_CPUS=none or no taskset): attackers and services share the cores"
+    return 0
+  fi
+  taskset -c "$CHAOS_AUTH_CPUS" true 2>/dev/null && taskset -c "$CHAOS_LOAD_CPUS" true 2>/dev/null \
+    || die "CHAOS_AUTH_CPUS=$CHAOS_AUTH_CPUS or CHAOS_LOAD_CPUS=$CHAOS_LOAD_CPUS names a CPU this machine does not have"
+  log "adversary layout: auth-service on CPU $CHAOS_AUTH_CPUS, everything else on CPU $CHAOS_LOAD_CPUS"
+  pin_tree "$(head -n 1 "$STACK_DIR/pg/postmaster.pid" 2>/dev/null)" "$CHAOS_LOAD_CPUS"
+  pin_tree "$(cat "$RUN_DIR/pgbouncer.pid" 2>/dev/null)" "$CHAOS_LOAD_CPUS"
+  pin_tree "$(cat "$RUN_DIR/chaos-registration-service.pid" 2>/dev/null)" "$CHAOS_LOAD_CPUS"
+  pin_tree "$PROBE" "$CHAOS_LOAD_CPUS"
+  pin_tree "$$" "$CHAOS_LOAD_CPUS"
+  signal_service auth-service TERM
+  AUTH_LAUNCH=(taskset -c "$CHAOS_AUTH_CPUS")
+  start_auth
+}
 
 command -v curl >/dev/null || die "curl is needed"
 command -v python3 >/dev/null || die "python3 is needed"
@@ -207,9 +244,15 @@ if selected adversary; then
   # Ten of the victims lose their verifier: their next login during the attack is a cold check.
   psql_db -c "UPDATE device_credentials SET verifier_key_id = NULL, verifier = NULL
     WHERE client_id IN (SELECT 'chaos-known-' || g FROM generate_series(0, 9) g)"
-  python3 "$ROOT/scripts/chaos/adversary.py" --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" \
+  pin_for_adversary
+  nice -n "$CHAOS_ATTACKER_NICE" python3 "$ROOT/scripts/chaos/adversary.py" --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" \
     --cold "$CHAOS_OUT/cold.txt" --out "$CHAOS_OUT/adversary.jsonl" --victims 50 --spray-prefix "$spray_prefix" \
     --spray-count 2000 --flood-rate 3000 2>>"$LOG_DIR/abuse.log" || log "adversary run failed"
+  # Whose reads the lane refused, and why (share=known|other, cause=...), and bcrypt's refusals: for the notes.
+  curl -fsS "http://127.0.0.1:$((AUTH_PORT + 1000))/q/metrics" 2>/dev/null \
+    | grep -E '^identity_(database_refused|bcrypt_refused|bcrypt_duration_seconds_count)' >"$CHAOS_OUT/adversary-metrics.txt" || true
+  known_refused=$( (grep -E 'share="known"' "$CHAOS_OUT/adversary-metrics.txt" || true) | awk '$2 > 0' | tr '\n' ' ')
+  log "after the adversary, the known devices' database refusals: ${known_refused:-none}"
 fi
 if selected abuse; then
   log "live abuse: fuzzed bodies, idle connections, slowloris, oversized headers, wrong bearer tokens"
