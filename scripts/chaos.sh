@@ -247,7 +247,7 @@ if selected adversary; then
   pin_for_adversary
   nice -n "$CHAOS_ATTACKER_NICE" python3 "$ROOT/scripts/chaos/adversary.py" --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" \
     --cold "$CHAOS_OUT/cold.txt" --out "$CHAOS_OUT/adversary.jsonl" --victims 50 --spray-prefix "$spray_prefix" \
-    --spray-count 2000 --flood-rate 3000 2>>"$LOG_DIR/abuse.log" || log "adversary run failed"
+    --spray-count 2000 --flood-rate 3000 --warm-seconds 20 2>>"$LOG_DIR/abuse.log" || log "adversary run failed"
   # Whose reads the lane refused, and why (share=known|other, cause=...), and bcrypt's refusals: for the notes.
   curl -fsS "http://127.0.0.1:$((AUTH_PORT + 1000))/q/metrics" 2>/dev/null \
     | grep -E '^identity_(database_refused|bcrypt_refused|bcrypt_duration_seconds_count)' >"$CHAOS_OUT/adversary-metrics.txt" || true

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """The adversary phase of `make chaos` (standard library only; loopback only, bounded in count and time).
 
-While the known devices reconnect (fast path, each from its own address) and new devices log in for the first time
-(cold: a bcrypt each), hostile peers, each phase in turn:
+First, with --warm-seconds, new devices log in cold for that long, unjudged (kind "warm"): a service started moments
+ago hashes slower while its JIT compiles, which would make the quiet spell's capacity too low. Then, while the known
+devices reconnect (fast path, each from its own address) and new devices log in for the first time (cold: a bcrypt
+each), hostile peers, each phase in turn:
   lockout  guess passwords for the first --victims known devices from other addresses (the victims keep logging in;
            the first --cold-victims of them have had their verifier removed, so their next login is a cold check)
   spray    wrong passwords over --spray-count registered ids (--spray-prefix N) from a few addresses, after a quiet
            spell that measures the cold logins' capacity without it
   flood    invented, well-formed client ids at --flood-rate a second from 256 addresses
 Every answer is recorded in --out (JSON lines): {"k": kind, "t", "d", "status", "result", "reason", "id"}, kinds
-known, victim, cold, attack, spray; the flood as one line a second {"k": "flood", "t", "sent", "statuses"}; and the
+known, victim, cold, warm, attack, spray; the flood as one line a second {"k": "flood", "t", "sent", "statuses"}; and the
 phases as {"k": "mark", "event", "t"} (the quiet spell's and each attack's with "hashes", auth-service's bcrypt count). scripts/chaos/analyse.py judges them (--adversary).
 """
 import argparse, http.client, json, os, random, socket, sys, threading, time
@@ -115,13 +117,14 @@ def fleet(a, rec, known, stop):
     return paced(stop, a.known_rate, 8, one)
 
 
-def cold_logins(a, rec, cold, stop):
+def cold_logins(a, rec, cold, stop, cursor, kind="cold"):
     """New devices logging in for the first time (a bcrypt each), closed loop, each from its own address. A device
     refused "not now" (503, or no answer) tries again with the same credential after a short back-off, as a device
     reconnecting does: the population is used up by decisions only, so it lasts the whole phase and every login in
-    it is a cold one."""
-    nxt = [0]
-    lock = threading.Lock()
+    it is a cold one. `cursor` ({"next": index, "lock": Lock}) is shared by every call, so that no device logs in
+    cold twice (the warm-up's devices are known afterwards)."""
+    nxt = cursor["next"]  # a one-element list, shared
+    lock = cursor["lock"]
 
     def caller(n):
         holder = [None]
@@ -135,7 +138,7 @@ def cold_logins(a, rec, cold, stop):
                 return
             cid, pw = cold[k]
             s, d, st, res, reason = authn(holder, a.port, cid, pw, address("10.20", k))
-            rec.write({"k": "cold", "t": s, "d": d, "status": st, "result": res, "reason": reason, "id": cid})
+            rec.write({"k": kind, "t": s, "d": d, "status": st, "result": res, "reason": reason, "id": cid})
             if st == 200:
                 k = None
             else:
@@ -279,11 +282,13 @@ def main():
     ap.add_argument("--cold-callers", type=int, default=6)
     ap.add_argument("--phase-seconds", type=float, default=12)
     ap.add_argument("--quiet-seconds", type=float, default=8, help="cold logins alone before the spray")
+    ap.add_argument("--warm-seconds", type=float, default=0,
+                    help="cold logins before anything else, not judged: a service started moments ago warms up")
     a = ap.parse_args()
     if os.environ.get("CHAOS_ARGS_ONLY"):  # ChaosArgumentsTest: chaos.sh's arguments, parsed and nothing else
         print(json.dumps(vars(a)))
         return
-    if min(a.phase_seconds, a.quiet_seconds) < 0 or a.phase_seconds > 60 or a.flood_rate > 5000:
+    if min(a.phase_seconds, a.quiet_seconds, a.warm_seconds) < 0 or max(a.phase_seconds, a.warm_seconds) > 60 or a.flood_rate > 5000:
         sys.exit("bounded on purpose: at most 60 s a phase and 5000 invented ids a second")
     known = [line.split() for line in open(a.known) if line.strip()]
     cold = [line.split() for line in open(a.cold) if line.strip()]
@@ -291,12 +296,24 @@ def main():
         sys.exit("need more known devices than victims")
     rec = Recorder(a.out)
     stop = threading.Event()
+    cursor = {"next": [0], "lock": threading.Lock()}
     rec.mark("start")
+    if a.warm_seconds > 0:
+        # A service started moments ago hashes slower while its JIT compiles: without this, the quiet spell's
+        # capacity (the spray verdict's denominator) would be too low and every ratio would look better.
+        rec.mark("warm-start", hashes=hashes(a.port))
+        warm_stop = threading.Event()
+        warm = cold_logins(a, rec, cold, warm_stop, cursor, kind="warm")
+        time.sleep(a.warm_seconds)
+        warm_stop.set()
+        for t in warm:
+            t.join(timeout=15)
+        rec.mark("warm-end", hashes=hashes(a.port))
     background = fleet(a, rec, known, stop)
     time.sleep(2)
     lockout(a, rec, known)
     rec.mark("quiet-start", hashes=hashes(a.port))
-    background += cold_logins(a, rec, cold, stop)
+    background += cold_logins(a, rec, cold, stop, cursor)
     time.sleep(a.quiet_seconds)
     spray(a, rec)
     time.sleep(2)
