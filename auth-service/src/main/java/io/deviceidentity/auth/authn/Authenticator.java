@@ -167,7 +167,12 @@ public class Authenticator {
             }
             return decided(AuthnOutcome.verified(device));
         }
-        recentlyActive.seenActive(clientId);
+        if (check != FastPath.Check.MISMATCH) {
+            // Its next attempt needs bcrypt too. Not after a mismatch with a stored verifier: that is a guess (or a
+            // re-keyed device, once), and the device itself will match the verifier next time; remembering it would
+            // let anybody's guesses turn the device's fast-path logins into 503s while bcrypt is saturated.
+            recentlyActive.seenActive(clientId);
+        }
         if (sources.guessesExhausted(source)) {
             return decided(AuthnOutcome.deny(ATTEMPTS_EXHAUSTED));
         }

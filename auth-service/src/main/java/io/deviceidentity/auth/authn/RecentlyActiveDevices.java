@@ -13,9 +13,10 @@ import io.deviceidentity.auth.ratelimit.BoundedCaches;
 
 /**
  * Client ids this replica read as active within the last {@code identity.auth.active-device-memory} whose check
- * needed bcrypt (no matching fast-path verifier) and has not succeeded since: devices whose next attempt will need
- * bcrypt again. A device allowed by bcrypt or by the fast path is forgotten, so a verified device is never refused
- * here. While bcrypt is saturated, such a device is refused before the database read, so
+ * needed bcrypt (no usable fast-path verifier: none stored, or under a key no longer known) and has not succeeded
+ * since: devices whose next attempt will need bcrypt again. A device allowed by bcrypt or by the fast path is
+ * forgotten, and a wrong password against a stored verifier never marks it (Authenticator), so a verified device is
+ * never refused here, whatever others guess under its id. While bcrypt is saturated, such a device is refused before the database read, so
  * that the refusals of a retry storm cost no database round trip. Behind EMQX's few connections with pipelining 1,
  * that round trip bounds how fast refusals can be answered, and whatever is not answered waits in EMQX's queue.
  *

@@ -4,6 +4,7 @@ import static io.deviceidentity.auth.support.Emqx.authnFrom;
 import static io.deviceidentity.auth.support.TestDevices.device;
 import static io.deviceidentity.auth.support.TestDevices.uniqueId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.ThreadLocalRandom;
@@ -12,6 +13,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.deviceidentity.auth.authn.RecentlyActiveDevices;
 import io.deviceidentity.auth.support.StoredRows;
 import io.deviceidentity.metrics.MetricNames;
 import io.micrometer.core.instrument.Counter;
@@ -34,6 +36,9 @@ class NoLockoutTest {
     @Inject
     MeterRegistry registry;
 
+    @Inject
+    RecentlyActiveDevices recentlyActive;
+
     @Test
     void wrongPasswordsFromAnotherAddressStopNeitherTheFastPathNorAColdCheck() throws Exception {
         String id = uniqueId("target");
@@ -46,6 +51,8 @@ class NoLockoutTest {
         int exhausted = attack(id, attacker, 30);
 
         assertEquals(20, exhausted, "30 wrong guesses: 10 cost a bcrypt, 20 were denied attempts_exhausted without");
+        assertFalse(recentlyActive.contains(id), "the guesses did not mark the device for bcrypt's early refusal, "
+                + "which would answer its fast-path logins 503 while bcrypt is saturated");
         assertAnswer(() -> authnFrom(home, id, password), "allow", "verified");
         forgetVerifier(id);
         assertAnswer(() -> authnFrom(home, id, password), "allow", "ok");
