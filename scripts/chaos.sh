@@ -139,14 +139,23 @@ pin_for_adversary() {
   taskset -c "$CHAOS_AUTH_CPUS" true 2>/dev/null && taskset -c "$CHAOS_LOAD_CPUS" true 2>/dev/null \
     || die "CHAOS_AUTH_CPUS=$CHAOS_AUTH_CPUS or CHAOS_LOAD_CPUS=$CHAOS_LOAD_CPUS names a CPU this machine does not have"
   log "adversary layout: auth-service on CPU $CHAOS_AUTH_CPUS, everything else on CPU $CHAOS_LOAD_CPUS"
-  pin_tree "$(head -n 1 "$STACK_DIR/pg/postmaster.pid" 2>/dev/null)" "$CHAOS_LOAD_CPUS"
-  pin_tree "$(cat "$RUN_DIR/pgbouncer.pid" 2>/dev/null)" "$CHAOS_LOAD_CPUS"
-  pin_tree "$(cat "$RUN_DIR/chaos-registration-service.pid" 2>/dev/null)" "$CHAOS_LOAD_CPUS"
-  pin_tree "$PROBE" "$CHAOS_LOAD_CPUS"
-  pin_tree "$$" "$CHAOS_LOAD_CPUS"
+  pin_layout "$CHAOS_LOAD_CPUS"
   signal_service auth-service TERM
   AUTH_LAUNCH=(taskset -c "$CHAOS_AUTH_CPUS")
   start_auth
+  ADVERSARY_PINNED=1
+}
+# Every process of the run (this shell and its children: the services, the probe; the database and PgBouncer) onto CPUS.
+pin_layout() { # cpus
+  pin_tree "$(head -n 1 "$STACK_DIR/pg/postmaster.pid" 2>/dev/null)" "$1"
+  pin_tree "$(cat "$RUN_DIR/pgbouncer.pid" 2>/dev/null)" "$1"
+  pin_tree "$$" "$1"
+}
+# After the adversary every process may use every core again, so that the abuse that follows runs as before.
+ADVERSARY_PINNED=
+unpin_after_adversary() {
+  [[ -n "$ADVERSARY_PINNED" ]] || return 0
+  pin_layout "0-$(( $(nproc) - 1 ))"
 }
 
 command -v curl >/dev/null || die "curl is needed"
@@ -256,6 +265,7 @@ if selected adversary; then
     | grep -E '^identity_(database_refused|bcrypt_refused|bcrypt_duration_seconds_count)' >"$CHAOS_OUT/adversary-metrics.txt" || true
   known_refused=$( (grep -E 'share="known"' "$CHAOS_OUT/adversary-metrics.txt" || true) | awk '$2 > 0' | tr '\n' ' ')
   log "after the adversary, the known devices' database refusals: ${known_refused:-none}"
+  unpin_after_adversary
 fi
 if selected abuse; then
   log "live abuse: fuzzed bodies, idle connections, slowloris, oversized headers, wrong bearer tokens"
