@@ -17,8 +17,8 @@
 # Environment: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT, STACK_DIR, CHAOS_OUT [target/chaos],
 # SKIP_BUILD [0], CHAOS_ONLY [all faults; e.g. "pgbouncer-kill postgres-freeze", "adversary", "abuse"], CHAOS_DEVICES [200],
 # CHAOS_RECOVERY_GOAL [5 s], CHAOS_IDLE [5000], CHAOS_MEMORY_LIMIT_MIB [512], CHAOS_AUTH_CPUS [0] and CHAOS_LOAD_CPUS [1]
-# (the adversary phase's split of the cores; "none" keeps everything unpinned), CHAOS_ATTACKER_NICE [10] (the nice value
-# of the adversary's generator). Exits 1 when a promise is broken.
+# (the adversary phase's split of the cores; "none" keeps everything unpinned), CHAOS_DATABASE_NICE [-5] (the
+# database's and PgBouncer's nice value during the adversary). Exits 1 when a promise is broken.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -33,10 +33,11 @@ cd "$ROOT"
 # CHAOS_LOAD_CPUS, as make bench does: in production the attacker's CPU is not the pod's, and on 2 shared cores the
 # attackers' own Python took the CPU that bcrypt (SCHED_IDLE) needed, so the spray and flood verdicts measured the
 # generator more than the service (docs/faults.md, "The adversary").
-# The generator runs at nice CHAOS_ATTACKER_NICE on that core, below PostgreSQL and PgBouncer: in production the
-# attacker's CPU is not the database's either, and at nice 0 its Python slowed the database's steps past the lane's
-# 25 ms allowance, which refused the known devices' reads as "stalled" (docs/faults.md).
-: "${CHAOS_AUTH_CPUS:=0}" "${CHAOS_LOAD_CPUS:=1}" "${CHAOS_ATTACKER_NICE:=10}"
+# PostgreSQL and PgBouncer run at nice CHAOS_DATABASE_NICE meanwhile, above the generator and registration-service's
+# bcrypt on that core: in production the database has CPU of its own, and at the same priority the generator slowed
+# its steps past the lane's 25 ms allowance, which refused the known devices' reads as "stalled"; a generator niced
+# below everything instead starved the legitimate devices it also runs (docs/faults.md).
+: "${CHAOS_AUTH_CPUS:=0}" "${CHAOS_LOAD_CPUS:=1}" "${CHAOS_DATABASE_NICE:=-5}"
 # The login storm the registration burst meets: known devices at this rate (allows/s), on the fast path.
 : "${CHAOS_STORM_RATE:=200}"
 : "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}" "${DB_NAME:=identity}"
@@ -140,10 +141,19 @@ pin_for_adversary() {
     || die "CHAOS_AUTH_CPUS=$CHAOS_AUTH_CPUS or CHAOS_LOAD_CPUS=$CHAOS_LOAD_CPUS names a CPU this machine does not have"
   log "adversary layout: auth-service on CPU $CHAOS_AUTH_CPUS, everything else on CPU $CHAOS_LOAD_CPUS"
   pin_layout "$CHAOS_LOAD_CPUS"
+  database_nice "$CHAOS_DATABASE_NICE" || log "NOTE: could not renice the database to $CHAOS_DATABASE_NICE (needs root)"
   signal_service auth-service TERM
   AUTH_LAUNCH=(taskset -c "$CHAOS_AUTH_CPUS")
   start_auth
   ADVERSARY_PINNED=1
+}
+# PostgreSQL (the postmaster and its backends; later backends inherit it) and PgBouncer at nice N.
+database_nice() { # n
+  local pid pids
+  pids="$(head -n 1 "$STACK_DIR/pg/postmaster.pid" 2>/dev/null) $(cat "$RUN_DIR/pgbouncer.pid" 2>/dev/null)"
+  for pid in $pids; do pids="$pids $(pgrep -P "$pid" || true)"; done
+  # shellcheck disable=SC2086 # one pid a word
+  renice -n "$1" -p $pids >/dev/null 2>&1
 }
 # Every process of the run (this shell and its children: the services, the probe; the database and PgBouncer) onto CPUS.
 pin_layout() { # cpus
@@ -156,6 +166,7 @@ ADVERSARY_PINNED=
 unpin_after_adversary() {
   [[ -n "$ADVERSARY_PINNED" ]] || return 0
   pin_layout "0-$(( $(nproc) - 1 ))"
+  database_nice 0 || true
 }
 
 command -v curl >/dev/null || die "curl is needed"
@@ -257,7 +268,7 @@ if selected adversary; then
   psql_db -c "UPDATE device_credentials SET verifier_key_id = NULL, verifier = NULL
     WHERE client_id IN (SELECT 'chaos-known-' || g FROM generate_series(0, 9) g)"
   pin_for_adversary
-  nice -n "$CHAOS_ATTACKER_NICE" python3 "$ROOT/scripts/chaos/adversary.py" --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" \
+  python3 "$ROOT/scripts/chaos/adversary.py" --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" \
     --cold "$CHAOS_OUT/cold.txt" --out "$CHAOS_OUT/adversary.jsonl" --victims 50 --spray-prefix "$spray_prefix" \
     --spray-count 2000 --flood-rate 3000 --warm-seconds 20 2>>"$LOG_DIR/abuse.log" || log "adversary run failed"
   # Whose reads the lane refused, and why (share=known|other, cause=...), and bcrypt's refusals: for the notes.
