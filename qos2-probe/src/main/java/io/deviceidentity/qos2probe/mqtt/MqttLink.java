@@ -58,16 +58,15 @@ public final class MqttLink implements AutoCloseable {
     static MqttLink open(EventLoopGroup group, MqttLinks links, BrokerAddress broker, Duration timeout,
             int keepAliveSeconds, Function<Packet, Optional<Packet>> handler) throws InterruptedException {
         BlockingQueue<Packet> inbound = new LinkedBlockingQueue<>();
-        SslHandler[] tls = new SslHandler[1];
         Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
                 .option(ChannelOption.TCP_NODELAY, true)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        tls[0] = links.handlerFor(ch, broker);
-                        if (tls[0] != null) {
-                            ch.pipeline().addLast(tls[0]);
+                        SslHandler tls = links.handlerFor(ch, broker);
+                        if (tls != null) {
+                            ch.pipeline().addLast(tls);
                         }
                         ch.pipeline().addLast(new MqttDecoder(1 << 20), MqttEncoder.INSTANCE);
                         if (keepAliveSeconds > 0) {
@@ -85,8 +84,9 @@ public final class MqttLink implements AutoCloseable {
         if (!connect.isSuccess()) {
             throw new LinkException("TCP connect to " + broker + " failed: " + connect.cause().getMessage());
         }
-        if (tls[0] != null) {
-            var handshake = tls[0].handshakeFuture();
+        SslHandler tls = connect.channel().pipeline().get(SslHandler.class);
+        if (tls != null) {
+            var handshake = tls.handshakeFuture();
             if (!handshake.await(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS) || !handshake.isSuccess()) {
                 connect.channel().close();
                 throw new LinkException("TLS handshake with " + broker + " failed: "
