@@ -186,7 +186,9 @@ takes over, so that callers keep working.
 {{/*
 The kick of revoked and re-keyed devices (registrationService.kicks, docs/security.md#revocation), as JSON:
 enabled, url (EMQX's REST API), secret (a Secret with "key" and "secret"), own (the chart generates that Secret and
-bootstraps the key into the EMQX it deploys). An EMQX of this chart: its Service's dashboard port, the key
+bootstraps the key into the EMQX it deploys), caSecret (a Secret whose ca.crt EMQX's API certificate is verified
+against; absent: the JVM's trust store). An EMQX of this chart: its Service's dashboard port (https on 18084 with
+tls.enabled, verified against the CA of EMQX's certificate), the key
 "registration-service" with a secret generated once and kept across upgrades. Your own EMQX: kicks.emqxApiUrl with
 kicks.existingSecret (checked in _validate.tpl).
 */}}
@@ -194,12 +196,30 @@ kicks.existingSecret (checked in _validate.tpl).
 {{- $k := .Values.registrationService.kicks -}}
 {{- $emqx := include "device-identity.componentName" (dict "root" . "component" "emqx") -}}
 {{- if and $k.enabled $k.emqxApiUrl -}}
-{{- dict "enabled" true "url" $k.emqxApiUrl "secret" $k.existingSecret "own" false | toJson -}}
+{{- $kick := dict "enabled" true "url" $k.emqxApiUrl "secret" $k.existingSecret "own" false -}}
+{{- with $k.caSecret -}}
+{{- $_ := set $kick "caSecret" . -}}
+{{- end -}}
+{{- $kick | toJson -}}
 {{- else if and $k.enabled .Values.emqx.enabled -}}
-{{- dict "enabled" true "url" (printf "http://%s-dashboard.%s.svc.%s:18083" $emqx .Release.Namespace .Values.clusterDomain) "secret" (include "device-identity.emqxApiSecretName" .) "own" true | toJson -}}
+{{- $scheme := ternary "https" "http" .Values.tls.enabled -}}
+{{- $kick := dict "enabled" true "url" (printf "%s://%s-dashboard.%s.svc.%s:%s" $scheme $emqx .Release.Namespace .Values.clusterDomain (include "device-identity.emqxDashboardPort" .)) "secret" (include "device-identity.emqxApiSecretName" .) "own" true -}}
+{{- if .Values.tls.enabled -}}
+{{- $_ := set $kick "caSecret" (include "device-identity.tls.secretName" (dict "root" . "component" "emqx")) -}}
+{{- end -}}
+{{- $kick | toJson -}}
 {{- else -}}
 {{- dict "enabled" false "own" false | toJson -}}
 {{- end -}}
+{{- end -}}
+
+{{/*
+EMQX's dashboard and REST API port: 18084 over HTTPS (dashboard.listeners.https, with EMQX's certificate) when
+tls.enabled, and then the plain 18083 listener is off; 18083 over HTTP otherwise. Names from EMQX 5.8.9's
+apps/emqx_dashboard/src/emqx_dashboard_schema.erl (fields "http"/"https", bind 0 = off).
+*/}}
+{{- define "device-identity.emqxDashboardPort" -}}
+{{- ternary "18084" "18083" .Values.tls.enabled -}}
 {{- end -}}
 
 {{- define "device-identity.emqxApiSecretName" -}}

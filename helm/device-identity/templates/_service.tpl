@@ -79,6 +79,10 @@ data:
   # Revocations and password changes kick the device's live session through EMQX's REST API (the key and secret
   # come from a Secret).
   IDENTITY_KICKS_EMQX_API_URL: {{ $kicks.url | quote }}
+  {{- if $kicks.caSecret }}
+  # EMQX's API certificate must chain to this CA (re-read when the Secret's ca.crt changes).
+  IDENTITY_KICKS_EMQX_API_CA_FILE: "/etc/device-identity/emqx-api-ca/ca.crt"
+  {{- end }}
   {{- end }}
 {{- end -}}
 
@@ -231,11 +235,27 @@ spec:
             - name: tmp
               mountPath: /tmp
             {{- include "device-identity.tls.serviceMounts" . | nindent 12 }}
+            {{- $kickCa := (include "device-identity.kicks" $root | fromJson).caSecret }}
+            {{- if and (eq .component "registration-service") $kickCa }}
+            - name: emqx-api-ca
+              mountPath: /etc/device-identity/emqx-api-ca
+              readOnly: true
+            {{- end }}
       volumes:
         - name: tmp
           emptyDir:
             sizeLimit: 64Mi
         {{- include "device-identity.tls.serviceVolumes" . | nindent 8 }}
+        {{- $kickCa := (include "device-identity.kicks" $root | fromJson).caSecret }}
+        {{- if and (eq .component "registration-service") $kickCa }}
+        - name: emqx-api-ca
+          secret:
+            secretName: {{ $kickCa }}
+            items:
+              - key: ca.crt
+                path: ca.crt
+            defaultMode: 292
+        {{- end }}
       {{- with $svc.nodeSelector }}
       nodeSelector:
         {{- toYaml . | nindent 8 }}

@@ -188,6 +188,10 @@ tls.plaintextAllowedBecause names why; a certificate Secret that is needed and n
 {{- if ne $v.tls.database.sslMode "verify-full" -}}
 {{- $errors = append $errors (printf "tls: tls.database.sslMode=%s does not check that the database is the one named (only verify-full checks the CA and the host name): a server in between would read every hash and verifier. Use verify-full, or %s." $v.tls.database.sslMode $optOut) -}}
 {{- end -}}
+{{- $k := $v.registrationService.kicks -}}
+{{- if and $k.enabled (hasPrefix "http://" $k.emqxApiUrl) -}}
+{{- $errors = append $errors (printf "tls: registrationService.kicks.emqxApiUrl=%s is plain HTTP: registration-service's EMQX API key (an administrator's) would cross in clear with every kick. Use EMQX's HTTPS dashboard listener (dashboard.listeners.https, e.g. https://emqx:18084) and name its CA in registrationService.kicks.caSecret, or %s." $k.emqxApiUrl $optOut) -}}
+{{- end -}}
 {{- if not (has $v.tls.database.pgbouncerClientSslMode (list "require" "verify-ca" "verify-full")) -}}
 {{- $errors = append $errors (printf "tls: tls.database.pgbouncerClientSslMode=%s lets the services talk to PgBouncer in clear. Use require (or verify-ca / verify-full), or %s." $v.tls.database.pgbouncerClientSslMode $optOut) -}}
 {{- end -}}

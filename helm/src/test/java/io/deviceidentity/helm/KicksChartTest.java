@@ -34,8 +34,8 @@ class KicksChartTest {
 
     @Test
     void registrationServiceKicksThroughTheChartsEmqxWithTheGeneratedKey() {
-        // The dashboard's own ClusterIP Service (issue 22), never the devices' Service.
-        assertEquals("http://" + Chart.name("emqx-dashboard") + "." + Chart.NAMESPACE + ".svc.cluster.local:18083",
+        // The dashboard's own ClusterIP Service (issue 22), never the devices' Service, over HTTPS.
+        assertEquals("https://" + Chart.name("emqx-dashboard") + "." + Chart.NAMESPACE + ".svc.cluster.local:18084",
                 ServicesTest.env(DEFAULTS, "registration-service").get("IDENTITY_KICKS_EMQX_API_URL"));
         Map<String, String> refs = FastPathChartTest.secretRefs(ServicesTest.container(DEFAULTS, "registration-service"));
         assertEquals(API_SECRET + "/key", refs.get("IDENTITY_KICKS_EMQX_API_KEY"));
@@ -86,7 +86,9 @@ class KicksChartTest {
         assertTrue(mqtt.getFrom() == null || mqtt.getFrom().isEmpty(), "devices connect from anywhere");
         assertEquals(List.of(NetworkPolicyTest.selector(StatefulSet.class, "emqx")),
                 rule(rules, 4370).getFrom().stream().map(p -> p.getPodSelector().getMatchLabels()).toList());
-        NetworkPolicyIngressRule api = rule(rules, 18083);
+        NetworkPolicyIngressRule api = rule(rules, 18084);
+        assertTrue(rules.stream().noneMatch(r -> r.getPorts().stream().anyMatch(p -> p.getPort().getIntVal() == 18083)),
+                "the plain API port is off with TLS, so no rule opens it");
         assertEquals(List.of(NetworkPolicyTest.selector(Deployment.class, "registration-service")),
                 api.getFrom().stream().map(p -> p.getPodSelector().getMatchLabels()).toList());
         assertEquals(1, api.getPorts().size(), "the API rule opens nothing else");
@@ -96,7 +98,7 @@ class KicksChartTest {
     void furtherApiClientsAreAdmittedThroughTheirPeers() {
         NetworkPolicy policy = Chart.render(Chart.set("networkPolicy.emqxApiFrom[0].namespaceSelector.matchLabels.team", "ops"))
                 .get(NetworkPolicy.class, Chart.name("emqx"));
-        assertEquals(Map.of("team", "ops"), rule(policy.getSpec().getIngress(), 18083).getFrom().get(1)
+        assertEquals(Map.of("team", "ops"), rule(policy.getSpec().getIngress(), 18084).getFrom().get(1)
                 .getNamespaceSelector().getMatchLabels());
     }
 
@@ -132,6 +134,50 @@ class KicksChartTest {
         String refusal = Chart.refusal(Chart.set("emqx.enabled", false,
                 "registrationService.kicks.emqxApiUrl", "http://emqx:18083"));
         assertTrue(refusal.contains("registrationService.kicks.existingSecret"), refusal);
+    }
+
+    @Test
+    void theKickIsVerifiedAgainstTheCaOfEmqxsCertificateMountedFromItsSecret() {
+        Map<String, String> env = ServicesTest.env(DEFAULTS, "registration-service");
+        assertEquals("/etc/device-identity/emqx-api-ca/ca.crt", env.get("IDENTITY_KICKS_EMQX_API_CA_FILE"));
+        Container registration = ServicesTest.container(DEFAULTS, "registration-service");
+        String mount = registration.getVolumeMounts().stream().filter(m -> m.getName().equals("emqx-api-ca"))
+                .findFirst().orElseThrow().getMountPath();
+        assertEquals(env.get("IDENTITY_KICKS_EMQX_API_CA_FILE"), mount + "/ca.crt");
+        Volume volume = DEFAULTS.get(Deployment.class, Chart.name("registration-service")).getSpec().getTemplate()
+                .getSpec().getVolumes().stream().filter(v -> v.getName().equals("emqx-api-ca")).findFirst().orElseThrow();
+        assertEquals(Chart.name("emqx-tls"), volume.getSecret().getSecretName());
+        assertEquals(List.of("ca.crt"), volume.getSecret().getItems().stream().map(i -> i.getKey()).toList());
+        // The name registration-service dials is one EMQX's certificate carries.
+        assertTrue(TlsChartTest.dnsNames(DEFAULTS, "emqx").contains(
+                Chart.name("emqx-dashboard") + "." + Chart.NAMESPACE + ".svc.cluster.local"));
+    }
+
+    @Test
+    void aPlainHttpEmqxApiUrlIsRefusedWhileTlsIsOnNamingTheOptOut() {
+        String refusal = Chart.refusal(Chart.set("emqx.enabled", false,
+                "registrationService.kicks.emqxApiUrl", "http://emqx:18083",
+                "registrationService.kicks.existingSecret", "my-emqx-key"));
+        assertTrue(refusal.contains("registrationService.kicks.emqxApiUrl=http://emqx:18083"), refusal);
+        assertTrue(refusal.contains("tls.plaintextAllowedBecause"), refusal);
+        Chart.Rendered meshed = Chart.render(Chart.set("emqx.enabled", false,
+                "registrationService.kicks.emqxApiUrl", "http://emqx:18083",
+                "registrationService.kicks.existingSecret", "my-emqx-key",
+                "tls.plaintextAllowedBecause", "service mesh in strict mTLS"));
+        assertFalse(ServicesTest.env(meshed, "registration-service").containsKey("IDENTITY_KICKS_EMQX_API_CA_FILE"));
+    }
+
+    @Test
+    void yourOwnEmqxsApiCaComesFromTheSecretYouName() {
+        Chart.Rendered own = Chart.render(Chart.set("emqx.enabled", false,
+                "registrationService.kicks.emqxApiUrl", "https://emqx.mqtt.svc:18084",
+                "registrationService.kicks.existingSecret", "my-emqx-key",
+                "registrationService.kicks.caSecret", "my-emqx-ca"));
+        assertEquals("/etc/device-identity/emqx-api-ca/ca.crt",
+                ServicesTest.env(own, "registration-service").get("IDENTITY_KICKS_EMQX_API_CA_FILE"));
+        assertEquals("my-emqx-ca", own.get(Deployment.class, Chart.name("registration-service")).getSpec().getTemplate()
+                .getSpec().getVolumes().stream().filter(v -> v.getName().equals("emqx-api-ca")).findFirst()
+                .orElseThrow().getSecret().getSecretName());
     }
 
     @Test

@@ -201,15 +201,57 @@ class TlsChartTest {
     void theDashboardHasItsOwnClusterIpServiceAndIsNotOnTheDevicesService() {
         Service dashboard = DEFAULTS.get(Service.class, Chart.name("emqx-dashboard"));
         assertEquals("ClusterIP", dashboard.getSpec().getType());
-        assertEquals(List.of(18083), ports(dashboard));
+        assertEquals(List.of(18084), ports(dashboard));
         Chart.Rendered lb = Chart.render(Chart.set("emqx.service.type", "LoadBalancer"));
-        assertFalse(ports(lb.get(Service.class, Chart.name("emqx"))).contains(18083));
+        assertFalse(ports(lb.get(Service.class, Chart.name("emqx"))).contains(18084));
         assertEquals("ClusterIP", lb.get(Service.class, Chart.name("emqx-dashboard")).getSpec().getType());
-        assertEquals("http://" + Chart.name("emqx-dashboard") + "." + Chart.NAMESPACE + ".svc.cluster.local:18083",
+        assertEquals("https://" + Chart.name("emqx-dashboard") + "." + Chart.NAMESPACE + ".svc.cluster.local:18084",
                 ServicesTest.env(DEFAULTS, "registration-service").get("IDENTITY_KICKS_EMQX_API_URL"));
         // Off: no Service of its own unless the kicks need it.
         Chart.render(Chart.set("emqx.dashboard.service.enabled", false, "registrationService.kicks.enabled", false))
                 .assertAbsent(Service.class, Chart.name("emqx-dashboard"));
+    }
+
+    @Test
+    void theDashboardAndRestApiAreServedOverHttpsOnlyWithEmqxsCertificate() {
+        Map<String, String> env = EmqxTest.env(DEFAULTS);
+        assertEquals("0", env.get("EMQX_DASHBOARD__LISTENERS__HTTP__BIND"), "bind 0: the plain listener is off");
+        assertEquals("18084", env.get("EMQX_DASHBOARD__LISTENERS__HTTPS__BIND"));
+        assertEquals("/opt/emqx/tls/tls.crt", env.get("EMQX_DASHBOARD__LISTENERS__HTTPS__SSL_OPTIONS__CERTFILE"));
+        assertEquals("/opt/emqx/tls/tls.key", env.get("EMQX_DASHBOARD__LISTENERS__HTTPS__SSL_OPTIONS__KEYFILE"));
+        StatefulSet emqx = DEFAULTS.get(StatefulSet.class, Chart.name("emqx"));
+        var container = emqx.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertTrue(container.getPorts().stream().anyMatch(p -> p.getName().equals("dashboard") && p.getContainerPort() == 18084));
+        assertTrue(container.getPorts().stream().noneMatch(p -> p.getContainerPort() == 18083));
+        for (var probe : List.of(container.getStartupProbe(), container.getReadinessProbe(), container.getLivenessProbe())) {
+            assertEquals("HTTPS", probe.getHttpGet().getScheme());
+            assertEquals("dashboard", probe.getHttpGet().getPort().getStrVal());
+        }
+        // Without TLS (opted out): plain 18083, as EMQX's default.
+        Chart.Rendered plain = Chart.render(Chart.set("tls.enabled", false, "tls.plaintextAllowedBecause", "mesh"));
+        assertFalse(EmqxTest.env(plain).containsKey("EMQX_DASHBOARD__LISTENERS__HTTPS__BIND"));
+        assertEquals(List.of(18083), ports(plain.get(Service.class, Chart.name("emqx-dashboard"))));
+        assertEquals("HTTP", plain.get(StatefulSet.class, Chart.name("emqx")).getSpec().getTemplate().getSpec()
+                .getContainers().get(0).getReadinessProbe().getHttpGet().getScheme());
+    }
+
+    @Test
+    void emqxsCertificateNamesTheDashboardServiceAndEveryNodeByItsHeadlessName() {
+        List<String> names = dnsNames(Chart.render(Chart.set("emqx.replicas", 3)), "emqx");
+        String dashboard = Chart.name("emqx-dashboard");
+        assertTrue(names.containsAll(List.of(dashboard, dashboard + ".identity", dashboard + ".identity.svc",
+                dashboard + ".identity.svc.cluster.local")), names::toString);
+        for (int node = 0; node < 3; node++) {
+            String pod = Chart.name("emqx") + "-" + node + "." + Chart.name("emqx-headless");
+            assertTrue(names.containsAll(List.of(pod, pod + ".identity.svc", pod + ".identity.svc.cluster.local")),
+                    pod + " in " + names);
+        }
+        assertFalse(names.contains(Chart.name("emqx") + "-3." + Chart.name("emqx-headless")), "no name of a node that is not");
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<String> dnsNames(Chart.Rendered rendered, String component) {
+        return (List<String>) spec(certificates(rendered).get(component)).get("dnsNames");
     }
 
     // ----- Certificates ----------------------------------------------------------------------------------------
@@ -383,7 +425,7 @@ class TlsChartTest {
         assertEquals(List.of(4370, 5369), rules.get(1).getPorts().stream().map(p -> p.getPort().getIntVal()).toList());
         assertEquals(List.of(NetworkPolicyTest.selector(StatefulSet.class, "emqx")),
                 rules.get(1).getFrom().stream().map(p -> p.getPodSelector().getMatchLabels()).toList());
-        assertEquals(List.of(18083), rules.get(2).getPorts().stream().map(p -> p.getPort().getIntVal()).toList());
+        assertEquals(List.of(18084), rules.get(2).getPorts().stream().map(p -> p.getPort().getIntVal()).toList());
         assertEquals(NetworkPolicyTest.selector(Deployment.class, "registration-service"),
                 rules.get(2).getFrom().get(0).getPodSelector().getMatchLabels());
         assertEquals(Map.of("kubernetes.io/metadata.name", "ops"),

@@ -8,10 +8,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
 
 /**
  * EMQX's "kick out a client" call, {@code DELETE /api/v5/clients/{clientid}}, authenticated with an API key
@@ -31,24 +36,59 @@ import java.util.concurrent.CompletionException;
  *       percent-decoded by cowboy's router; our client ids (ClientIdPolicy) only hold characters a path segment
  *       carries as they are, and anything else would be percent-encoded here.</li>
  * </ul>
+ *
+ * <p>Over {@code https} (the chart's default: EMQX's dashboard listener on 18084 with EMQX's certificate) the server
+ * must present a certificate chaining to the CA file, or to the JVM's trust store without one, for the host of the
+ * URL (the JDK client checks the name as HTTPS does). A handshake that fails is the attempt's failure {@code tls}:
+ * the API key is never sent to a server that could not prove it is EMQX.
  */
 public final class EmqxClientsApi {
 
     static final String CLIENTS_PATH = "/api/v5/clients/";
     private static final String NOT_FOUND_CODE = "CLIENTID_NOT_FOUND";
 
-    private final HttpClient http;
     private final String base;
     private final String authorization;
     private final Duration timeout;
+    private final Optional<TrustedCaFile> trustedCa;
+    private volatile HttpClient http;
 
     public EmqxClientsApi(String baseUrl, String apiKey, String apiSecret, Duration timeout) {
-        URI.create(baseUrl); // refuses a malformed URL at start, not at the first kick
+        this(baseUrl, apiKey, apiSecret, timeout, Optional.empty());
+    }
+
+    /** {@code caFile}: the PEM CA bundle EMQX's certificate must chain to; only with an {@code https} URL. */
+    public EmqxClientsApi(String baseUrl, String apiKey, String apiSecret, Duration timeout, Optional<Path> caFile) {
+        String scheme = URI.create(baseUrl).getScheme(); // refuses a malformed URL at start, not at the first kick
+        if (!"http".equals(scheme) && !"https".equals(scheme)) {
+            throw new IllegalStateException("identity.kicks.emqx-api-url must be an http:// or https:// URL, got "
+                    + baseUrl);
+        }
+        if (caFile.isPresent() && !"https".equals(scheme)) {
+            throw new IllegalStateException("identity.kicks.emqx-api-ca-file is set but identity.kicks.emqx-api-url is "
+                    + baseUrl + ": a CA only protects an https:// URL, and over http:// the API key would cross in"
+                    + " clear (docs/security.md#encryption-hop-by-hop)");
+        }
         this.base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.authorization = "Basic " + Base64.getEncoder()
                 .encodeToString((apiKey + ":" + apiSecret).getBytes(StandardCharsets.UTF_8));
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+        this.trustedCa = caFile.map(TrustedCaFile::new);
+        this.http = client(trustedCa.map(ca -> ca.current().context()));
+    }
+
+    private HttpClient client(Optional<SSLContext> tls) {
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(timeout)
+                .version(HttpClient.Version.HTTP_1_1);
+        tls.ifPresent(builder::sslContext);
+        return builder.build();
+    }
+
+    /** The client for this call: a new one (new connections) when the CA file changed since the last call. */
+    private HttpClient currentClient() {
+        trustedCa.map(TrustedCaFile::current).filter(TrustedCaFile.Current::changed)
+                .ifPresent(renewed -> http = client(Optional.of(renewed.context())));
+        return http;
     }
 
     /** The URL the kick of {@code clientId} is sent to. */
@@ -65,7 +105,7 @@ public final class EmqxClientsApi {
                 .DELETE()
                 .build();
         try {
-            return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
+            return currentClient().sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
                     .handle((response, failure) -> failure == null ? answered(response) : failed(failure));
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(KickResult.failed("io_error"));
@@ -93,6 +133,9 @@ public final class EmqxClientsApi {
         }
         if (cause instanceof ConnectException) {
             return KickResult.failed("unreachable");
+        }
+        if (cause instanceof SSLException) {
+            return KickResult.failed("tls");
         }
         return KickResult.failed(cause instanceof IOException ? "io_error" : "error");
     }

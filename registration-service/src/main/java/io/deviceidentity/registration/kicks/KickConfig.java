@@ -1,5 +1,6 @@
 package io.deviceidentity.registration.kicks;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -26,6 +27,13 @@ public interface KickConfig {
 
     /** The key's secret (HTTP basic auth password). Required with the URL; never logged. */
     Optional<String> emqxApiSecret();
+
+    /**
+     * PEM bundle of the CA(s) EMQX's API certificate must chain to, for an {@code https://} URL (the chart mounts the
+     * CA of EMQX's certificate here). Re-read when its content changes. No default: the JVM's trust store (a public
+     * CA). Refused with an {@code http://} URL.
+     */
+    Optional<Path> emqxApiCaFile();
 
     /** Longest wait for one EMQX answer (connect included); a slower one counts as a failed attempt. Default 5s. */
     @WithDefault("5s")

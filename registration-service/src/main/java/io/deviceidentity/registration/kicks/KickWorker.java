@@ -32,6 +32,7 @@ public class KickWorker {
 
     private final Optional<KickDelivery> delivery;
     private final Optional<String> apiUrl;
+    private final Optional<java.nio.file.Path> caFile;
     private final Duration pollInterval;
     private final int batchSize;
     private final KickMetrics metrics;
@@ -42,6 +43,7 @@ public class KickWorker {
 
     public KickWorker(KickConfig config, AgroalDataSource dataSource, MeterRegistry registry) {
         this.apiUrl = config.emqxApiUrl().filter(url -> !url.isBlank());
+        this.caFile = config.emqxApiCaFile();
         this.pollInterval = config.pollInterval();
         this.batchSize = config.batchSize();
         if (batchSize < 1 || batchSize > 1000) {
@@ -51,7 +53,8 @@ public class KickWorker {
         this.metrics = new KickMetrics(registry, clock, apiUrl.isPresent());
         this.delivery = apiUrl.map(url -> new KickDelivery(new KickOutbox(dataSource),
                 new EmqxClientsApi(url, required(config.emqxApiKey(), "emqx-api-key"),
-                        required(config.emqxApiSecret(), "emqx-api-secret"), config.requestTimeout()),
+                        required(config.emqxApiSecret(), "emqx-api-secret"), config.requestTimeout(),
+                        config.emqxApiCaFile()),
                 metrics, clock, new RetryBackoff(config.retryInitial(), config.retryMax()), config.requestTimeout(),
                 batchSize));
     }
@@ -74,7 +77,8 @@ public class KickWorker {
             return t;
         });
         thread.scheduleWithFixedDelay(this::round, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
-        LOG.infof("kicks go to EMQX's API at %s", apiUrl.get());
+        LOG.infof("kicks go to EMQX's API at %s%s", apiUrl.get(), caFile.map(ca -> ", verified against " + ca)
+                .orElse(""));
     }
 
     void stop(@Observes ShutdownEvent event) {

@@ -16,8 +16,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import javax.net.ssl.SSLContext;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 
 /**
  * A local HTTP server that answers EMQX 5.8.9's "kick out a client" call as EMQX does, for the kick worker's tests.
@@ -34,6 +38,7 @@ import com.sun.net.httpserver.HttpServer;
  *   <li>Any other path is a bare 404, as a proxy or a wrong base URL would give: it must not be taken for
  *       "nothing to kick".</li>
  * </ul>
+ * Over HTTPS when given a server TLS context (EMQX's {@code dashboard.listeners.https}, the chart's default).
  * It can be stopped and started again on the same port (EMQX down, then back), made slow (answers held until
  * released, the kick itself done at once, as a slow EMQX would), or made to answer 503 (a node still starting).
  */
@@ -45,6 +50,7 @@ public final class FakeEmqx implements AutoCloseable {
 
     private final String key;
     private final String secret;
+    private final SSLContext tls;
     private final Set<String> connected = ConcurrentHashMap.newKeySet();
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final ExecutorService handlers = Executors.newCachedThreadPool();
@@ -54,14 +60,28 @@ public final class FakeEmqx implements AutoCloseable {
     private volatile boolean unavailable;
 
     public FakeEmqx(String key, String secret) {
+        this(key, secret, null);
+    }
+
+    /** {@code tls}: the server side of HTTPS (e.g. {@code LocalCa.serving("emqx")}); null for plain HTTP. */
+    public FakeEmqx(String key, String secret, SSLContext tls) {
         this.key = key;
         this.secret = secret;
+        this.tls = tls;
         start(0);
     }
 
     private synchronized void start(int onPort) {
         try {
-            HttpServer created = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), onPort), 50);
+            InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), onPort);
+            HttpServer created;
+            if (tls == null) {
+                created = HttpServer.create(address, 50);
+            } else {
+                HttpsServer https = HttpsServer.create(address, 50);
+                https.setHttpsConfigurator(new HttpsConfigurator(tls));
+                created = https;
+            }
             created.createContext("/", this::handle);
             created.setExecutor(handlers);
             created.start();
@@ -73,7 +93,7 @@ public final class FakeEmqx implements AutoCloseable {
     }
 
     public String url() {
-        return "http://127.0.0.1:" + port;
+        return (tls == null ? "http" : "https") + "://127.0.0.1:" + port;
     }
 
     public int port() {

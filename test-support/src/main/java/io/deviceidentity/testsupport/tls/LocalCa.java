@@ -92,6 +92,11 @@ public final class LocalCa {
         return context(by, client);
     }
 
+    /** A TLS server's context presenting {@code name}'s certificate (issued by this CA), for a local HTTPS peer. */
+    public SSLContext serving(String name) {
+        return context(this, name);
+    }
+
     private SSLContext context(LocalCa by, String client) {
         try {
             KeyStore trust = trustStore();

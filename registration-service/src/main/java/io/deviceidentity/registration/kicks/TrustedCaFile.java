@@ -1,0 +1,107 @@
+package io.deviceidentity.registration.kicks;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.util.Collection;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * A PEM bundle of CA certificates that a TLS client trusts instead of the JVM's, re-read when its content changes:
+ * cert-manager re-issues the {@code ca.crt} of the Secret mounted in the pod when the chart's CA is renewed, and the
+ * next kick must trust it without a restart (pgJDBC does the same for {@code sslrootcert}, per connection).
+ */
+final class TrustedCaFile {
+
+    private final Path file;
+    private byte[] digest;
+    private SSLContext context;
+
+    /** Reads the bundle now, so that a missing or malformed file stops the service at start, not at the first kick. */
+    TrustedCaFile(Path file) {
+        this.file = file;
+        byte[] content = read();
+        this.context = contextOf(content);
+        this.digest = sha256(content);
+    }
+
+    /**
+     * The TLS context trusting the file's CAs as they are now, and whether it is another one than the last call's.
+     * A file that cannot be read or parsed right now (a renewal being written) keeps the last good context.
+     */
+    synchronized Current current() {
+        byte[] content;
+        try {
+            content = Files.readAllBytes(file);
+        } catch (IOException unreadable) {
+            return new Current(context, false);
+        }
+        byte[] now = sha256(content);
+        if (MessageDigest.isEqual(now, digest)) {
+            return new Current(context, false);
+        }
+        try {
+            context = contextOf(content);
+            digest = now;
+            return new Current(context, true);
+        } catch (IllegalStateException halfWritten) {
+            return new Current(context, false);
+        }
+    }
+
+    record Current(SSLContext context, boolean changed) {
+    }
+
+    Path file() {
+        return file;
+    }
+
+    private byte[] read() {
+        try {
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new IllegalStateException("identity.kicks.emqx-api-ca-file " + file + " cannot be read: " + e, e);
+        }
+    }
+
+    private SSLContext contextOf(byte[] pem) {
+        try (InputStream in = new java.io.ByteArrayInputStream(pem)) {
+            Collection<? extends Certificate> certificates = CertificateFactory.getInstance("X.509")
+                    .generateCertificates(in);
+            if (certificates.isEmpty()) {
+                throw new IllegalStateException("identity.kicks.emqx-api-ca-file " + file + " holds no certificate");
+            }
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            int i = 0;
+            for (Certificate certificate : certificates) {
+                trust.setCertificateEntry("ca-" + i++, certificate);
+            }
+            TrustManagerFactory managers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            managers.init(trust);
+            SSLContext tls = SSLContext.getInstance("TLS");
+            tls.init(null, managers.getTrustManagers(), null);
+            return tls;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("identity.kicks.emqx-api-ca-file " + file + " is not a PEM CA bundle: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static byte[] sha256(byte[] content) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(content);
+        } catch (NoSuchAlgorithmException impossible) {
+            throw new IllegalStateException("SHA-256 is part of every Java platform", impossible);
+        }
+    }
+}
