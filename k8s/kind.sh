@@ -2,7 +2,8 @@
 # Kubernetes end to end: build the images, load them into a kind (or minikube) cluster, install the chart, run load.
 #
 #   k8s/kind.sh images     build the three images (needs docker and the Dockerfiles, see below)
-#   k8s/kind.sh up         create the cluster if missing, build + load the images, helm install, helm test
+#   k8s/kind.sh up         create the cluster if missing, install cert-manager if its CRDs are missing, build + load
+#                          the images, helm install (TLS on: the chart's defaults), wait for its Certificates, helm test
 #   k8s/kind.sh load       run the load generator Job (k8s/jobs/loadtest-job.yaml: it registers its own devices
 #                          through registration-service first) and copy its report to REPORT_DIR
 #   k8s/kind.sh storm      seed bench devices and run the emqtt-bench connection storm (k8s/jobs/emqtt-bench-conn-job.yaml);
@@ -17,7 +18,16 @@
 # cluster under this name), NAMESPACE (identity), RELEASE (device-identity; the Jobs in k8s/jobs/ address the
 # release's Services and Secret by this name), VALUES (helm/device-identity/ci/kind-values.yaml), REPORT_DIR
 # (target/k8s-report), SKIP_BUILD=1 to reuse images already built, IMAGE_VARIANT=jvm|native (jvm),
-# STORM_CLIENTS_PER_POD / STORM_CONN_RATE to size the storm without editing its Job file (CI runs a smaller one).
+# STORM_CLIENTS_PER_POD / STORM_CONN_RATE to size the storm without editing its Job file (CI runs a smaller one),
+# CERT_MANAGER_VERSION (v1.19.1) the cert-manager release `up` applies when the cluster has none.
+#
+# TLS: the kind values keep the chart's TLS defaults (tls.enabled, a cert-manager Certificate per component from the
+# chart's own CA, MQTT over TLS on 8883 only), so the cluster needs cert-manager before the chart: `up` applies the
+# static manifest of cert-manager's GitHub release CERT_MANAGER_VERSION (cert-manager.yaml, `kubectl apply -f`)
+# when the CRD certificates.cert-manager.io is missing, on kind and minikube alike, and waits until cert-manager,
+# cert-manager-webhook and cert-manager-cainjector are Available and the webhook admits an Issuer. A cluster with a
+# cert-manager of its own keeps it. The Jobs in k8s/jobs/ mount the ca.crt of the Secret they verify against. One
+# default is off: EMQX's client certificate towards auth-service (mutual TLS), as ci/kind-values.yaml explains.
 #
 # Images: the services' <module>/src/main/docker/Dockerfile.$IMAGE_VARIANT and loadtest/Dockerfile. jvm expects
 # `mvn package` output in target/quarkus-app; native builds the services' native executables inside the Mandrel
@@ -30,7 +40,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 COMMAND=${1:-}
 : "${CLUSTER_TOOL:=kind}" "${CLUSTER:=device-identity}" "${NAMESPACE:=identity}" "${RELEASE:=device-identity}"
 : "${VALUES:=$ROOT/helm/device-identity/ci/kind-values.yaml}" "${REPORT_DIR:=$ROOT/target/k8s-report}"
-: "${IMAGE_VARIANT:=jvm}"
+: "${IMAGE_VARIANT:=jvm}" "${CERT_MANAGER_VERSION:=v1.19.1}"
 CHART=$ROOT/helm/device-identity
 VERSION=$(sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$CHART/Chart.yaml")
 IMAGES=(auth-service registration-service loadtest)
@@ -97,14 +107,64 @@ cluster_up() {
   esac
 }
 
+# cert-manager for the chart's Certificates (see the header): applied when its CRDs are missing (before the image
+# build, so that its pods start meanwhile), then, before helm install, waited for until it admits.
+cert_manager_apply() {
+  if kubectl get crd certificates.cert-manager.io >/dev/null 2>&1; then
+    log "cert-manager's CRDs are in the cluster: not installing $CERT_MANAGER_VERSION"
+  else
+    log "installing cert-manager $CERT_MANAGER_VERSION"
+    kubectl apply -f \
+      "https://github.com/cert-manager/cert-manager/releases/download/$CERT_MANAGER_VERSION/cert-manager.yaml"
+  fi
+}
+
+cert_manager_ready() {
+  local deadline
+  if kubectl -n cert-manager get deployment cert-manager-webhook >/dev/null 2>&1; then
+    kubectl -n cert-manager wait --for=condition=Available --timeout=180s \
+      deployment/cert-manager deployment/cert-manager-webhook deployment/cert-manager-cainjector
+  fi
+  # Available is not yet admitting: the webhook's serving certificate is injected by the cainjector afterwards, and
+  # until then helm's Issuers and Certificates would be refused. A server-side dry run goes through the webhook.
+  deadline=$((SECONDS + 120))
+  until kubectl apply --dry-run=server -f - >/dev/null 2>&1 <<'ISSUER'
+apiVersion: cert-manager.io/v1
+kind: Issuer
+metadata:
+  name: cert-manager-ready-check
+  namespace: default
+spec:
+  selfSigned: {}
+ISSUER
+  do
+    ((SECONDS < deadline)) || die "cert-manager's webhook admits no Issuer after 120 s (kubectl -n cert-manager get pods)"
+    sleep 3
+  done
+  log "cert-manager admits Issuers and Certificates"
+}
+
 up() {
   need kubectl helm
   cluster_up
+  cert_manager_apply
   images
   load_images
+  cert_manager_ready
   log "helm upgrade --install $RELEASE (namespace $NAMESPACE, values $VALUES)"
-  helm upgrade --install "$RELEASE" "$CHART" --namespace "$NAMESPACE" --create-namespace \
-    --values "$VALUES" --wait --timeout 10m
+  # --wait covers the Certificates too: the pods mount their Secrets, so none starts before cert-manager issued them.
+  if ! helm upgrade --install "$RELEASE" "$CHART" --namespace "$NAMESPACE" --create-namespace \
+    --values "$VALUES" --wait --timeout 10m; then
+    kubectl -n "$NAMESPACE" get \
+      certificates.cert-manager.io,certificaterequests.cert-manager.io,issuers.cert-manager.io >&2 || true
+    die "helm upgrade --install $RELEASE failed (a Certificate not Ready above leaves its pods waiting for the Secret)"
+  fi
+  # Instant after --wait; the Jobs in k8s/jobs/ mount these Secrets' ca.crt (none with VALUES that turn TLS off).
+  if [[ -n "$(kubectl -n "$NAMESPACE" get certificates.cert-manager.io -l "app.kubernetes.io/instance=$RELEASE" \
+    -o name 2>/dev/null)" ]]; then
+    kubectl -n "$NAMESPACE" wait --for=condition=Ready --timeout=120s certificates.cert-manager.io \
+      -l "app.kubernetes.io/instance=$RELEASE"
+  fi
   log "helm test $RELEASE"
   helm test "$RELEASE" --namespace "$NAMESPACE" --logs --timeout 5m
 }

@@ -158,6 +158,40 @@ class E2eChecksTest {
         assertTrue(job.contains("\"-i\", \"DEVICE_ID\"") && job.contains("\"-P\", \"DEVICE_PASSWORD\""), job);
     }
 
+    /**
+     * The session's client speaks MQTT over TLS as a device does (the kind release has no 1883): port 8883, EMQX's
+     * certificate checked against the mounted ca.crt of EMQX's certificate Secret, host name included (no
+     * --insecure). The Secret's name starts with the host's, so mqtt_session_start's rename for another RELEASE
+     * carries both.
+     */
+    @Test
+    void theRevocationVerdictsMqttClientSpeaksTlsAgainstEmqxsCa() {
+        com.fasterxml.jackson.databind.JsonNode pod = Repo.yaml(Repo.ROOT.resolve("k8s/jobs/mqtt-session-job.yaml"))
+                .path("spec").path("template").path("spec");
+        com.fasterxml.jackson.databind.JsonNode container = pod.path("containers").get(0);
+        List<String> args = new ArrayList<>();
+        container.path("args").forEach(a -> args.add(a.asText()));
+        assertEquals("device-identity-emqx", args.get(args.indexOf("-h") + 1), args.toString());
+        assertEquals("8883", args.get(args.indexOf("-p") + 1), args.toString());
+        assertFalse(args.contains("--insecure"), args.toString());
+        String ca = args.get(args.indexOf("--cafile") + 1);
+        String volume = null;
+        for (com.fasterxml.jackson.databind.JsonNode mount : container.path("volumeMounts")) {
+            if (ca.equals(mount.path("mountPath").asText() + "/ca.crt")) {
+                volume = mount.path("name").asText();
+            }
+        }
+        assertTrue(volume != null, ca + " is not on a volume of " + container.path("name"));
+        for (com.fasterxml.jackson.databind.JsonNode v : pod.path("volumes")) {
+            if (v.path("name").asText().equals(volume)) {
+                assertEquals("device-identity-emqx-tls", v.path("secret").path("secretName").asText());
+                assertEquals("ca.crt", v.path("secret").path("items").get(0).path("key").asText());
+            }
+        }
+        assertTrue(Repo.read("k8s/e2e-checks.sh").contains("-e \"s/device-identity-emqx/$RELEASE-emqx/\""),
+                "mqtt_session_start renames the host (and with it the Secret) for RELEASE");
+    }
+
     private static void judge(String verdict, String sample) throws Exception {
         Result result = run(verdict, sample);
         assertFalse(result.output().contains("kubectl must not be called"), result.output());

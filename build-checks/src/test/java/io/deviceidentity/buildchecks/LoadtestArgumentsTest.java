@@ -78,6 +78,42 @@ class LoadtestArgumentsTest {
         return invocations.stream().map(i -> dynamicTest(i.where(), () -> LoadtestCommandLine.check(i.args())));
     }
 
+    /**
+     * The kind release serves auth-service over HTTPS only (the chart's tls.enabled): the Job calls it at https://,
+     * checked against a CA (--ca-file, accepted by the parser above only with an https URL) that the pod mounts.
+     */
+    @Test
+    void theLoadTestJobCallsAuthServiceOverHttpsAgainstAMountedCa() throws IOException {
+        List<String> job = jobInvocations().stream().filter(i -> i.where().contains("loadtest-job.yaml"))
+                .findFirst().orElseThrow().args();
+        assertTrue(job.stream().anyMatch(a -> a.startsWith("--url=https://")), job.toString());
+        String ca = job.stream().filter(a -> a.startsWith("--ca-file=")).map(a -> a.substring("--ca-file=".length()))
+                .findFirst().orElseThrow(() -> new AssertionError("no --ca-file in " + job));
+        JsonNode pod = Repo.yaml(Repo.ROOT.resolve("k8s/jobs/loadtest-job.yaml")).path("spec").path("template").path("spec");
+        JsonNode container = null;
+        for (JsonNode c : pod.path("initContainers")) {
+            if (c.path("name").asText().equals("loadtest")) {
+                container = c;
+            }
+        }
+        assertTrue(container != null, "no loadtest init container");
+        String volume = null;
+        for (JsonNode mount : container.path("volumeMounts")) {
+            if (ca.equals(mount.path("mountPath").asText() + "/ca.crt")) {
+                volume = mount.path("name").asText();
+            }
+        }
+        assertTrue(volume != null, ca + " is not on a volume of the loadtest container");
+        for (JsonNode v : pod.path("volumes")) {
+            if (v.path("name").asText().equals(volume)) {
+                assertEquals("device-identity-auth-service-tls", v.path("secret").path("secretName").asText(), v.toString());
+                assertEquals("ca.crt", v.path("secret").path("items").get(0).path("key").asText(), v.toString());
+                return;
+            }
+        }
+        throw new AssertionError("no volume " + volume);
+    }
+
     @Test
     void everyCallBenchShMakesIsAcceptedByTheLoadGenerator(@TempDir Path dir) throws Exception {
         List<Invocation> calls = benchShCalls(dir);
@@ -135,7 +171,7 @@ class LoadtestArgumentsTest {
                 with(job, "--join=http://127.0.0.1:8168/other"),
                 with(job, "--readiness-period=0s"),
                 // a CA to check a plain http:// URL against: a mistake, not a no-op
-                with(job, "--ca-file=/tls/ca.crt"),
+                replace(job, "--url=", "--url=http://device-identity-auth-service:8081/mqtt/authn"),
                 List.of("seed", "--devices=10"),
                 List.of("--url=http://127.0.0.1:8081/mqtt/authn"),
                 List.of("compare", "--out=/tmp"));

@@ -25,9 +25,14 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecretVolumeSource;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 
@@ -145,6 +150,139 @@ class K8sManifestsTest {
         assertTrue(script.contains(": \"${IMAGE_VARIANT:=jvm}\""), "JVM images by default");
         assertTrue(script.contains("\"$ROOT/loadtest/Dockerfile\""));
         assertFalse(script.contains(":latest"), "images are pinned");
+    }
+
+    /**
+     * The kind release keeps the chart's TLS defaults (issue 22): no opt-out in ci/kind-values.yaml, the services
+     * HTTPS only, cert-manager Certificates from the chart's own CA, MQTT over TLS on 8883 and no plaintext listener.
+     * The one default it turns off is EMQX's client certificate: the load-test Job calls auth-service as EMQX does,
+     * and the load generator has no client certificate to present.
+     */
+    @Test
+    void theKindReleaseRendersTlsOnWithoutAPlaintextListener() throws IOException {
+        JsonNode values = new ObjectMapper(new YAMLFactory()).readTree(Chart.DIR.resolve("ci/kind-values.yaml").toFile());
+        assertTrue(values.path("tls").isMissingNode(), "ci/kind-values.yaml overrides tls.*: " + values.path("tls"));
+        assertTrue(values.path("emqx").path("listeners").path("plaintext").isMissingNode(),
+                "ci/kind-values.yaml sets emqx.listeners.plaintext");
+        assertFalse(values.path("emqx").path("clientCertificate").asBoolean(true), "see the kind values' comment");
+
+        for (String service : List.of("auth-service", "registration-service")) {
+            assertEquals("true", ServicesTest.env(KIND_RELEASE, service).get("IDENTITY_TLS_ENABLED"), service);
+        }
+        Map<String, String> emqx = EmqxTest.env(KIND_RELEASE);
+        assertEquals("false", emqx.get("EMQX_LISTENERS__TCP__DEFAULT__ENABLE"), "MQTT on 1883 must be off");
+        assertEquals("false", emqx.get("EMQX_LISTENERS__WS__DEFAULT__ENABLE"), "WebSocket on 8083 must be off");
+        assertEquals(Set.of(8883, 8084), ports(KIND_RELEASE.get(Service.class, Chart.name("emqx"))));
+        Map<String, Object> authenticator = renderedAuthenticator();
+        assertTrue(String.valueOf(authenticator.get("url")).startsWith("https://"), authenticator.toString());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> ssl = (Map<String, Object>) authenticator.get("ssl");
+        assertEquals(true, ssl.get("enable"));
+        assertEquals("verify_peer", ssl.get("verify"));
+        for (String component : List.of("ca", "auth-service", "registration-service", "pgbouncer", "emqx")) {
+            assertTrue(certificate(Chart.name(component + ("ca".equals(component) ? "" : "-tls"))) != null, component);
+        }
+        assertEquals(Map.of("name", Chart.name("ca"), "kind", "Issuer", "group", "cert-manager.io"),
+                spec(certificate(Chart.name("emqx-tls"))).get("issuerRef"), "the chart's own CA");
+    }
+
+    /**
+     * Every TLS client of k8s/jobs/ dials a port the kind release serves over TLS, for a host name the server's
+     * certificate names (they all check it, but emqtt-bench, which cannot), and mounts only the ca.crt of a Secret one
+     * of the release's Certificates writes.
+     */
+    @Test
+    void theJobsSpeakTlsToNamesAndPortsTheKindReleaseCertifies() {
+        // The load generator: auth-service over HTTPS, checked against the CA of auth-service's certificate.
+        Container loadtest = job("loadtest-job.yaml").getSpec().getTemplate().getSpec().getInitContainers().stream()
+                .filter(c -> c.getName().equals("loadtest")).findFirst().orElseThrow();
+        URI authn = URI.create(arg(loadtest, "--url"));
+        assertEquals("https", authn.getScheme());
+        assertTrue(dnsNames(Chart.name("auth-service-tls")).contains(authn.getHost()), authn.getHost());
+        assertCaOf(job("loadtest-job.yaml"), loadtest, arg(loadtest, "--ca-file"), Chart.name("auth-service-tls"));
+
+        // The QoS 2 probe: each EMQX pod by its headless name on 8883, checked against the CA of EMQX's certificate.
+        Job probeJob = job("qos2-probe-job.yaml");
+        Container probe = probeJob.getSpec().getTemplate().getSpec().getContainers().get(0);
+        Service headless = KIND_RELEASE.get(Service.class, Chart.name("emqx-headless"));
+        int replicas = KIND_RELEASE.get(StatefulSet.class, Chart.name("emqx")).getSpec().getReplicas();
+        for (String flag : List.of("--broker-a", "--broker-b", "--subscriber-broker")) {
+            String broker = arg(probe, flag);
+            String host = broker.substring(0, broker.lastIndexOf(':'));
+            int port = Integer.parseInt(broker.substring(broker.lastIndexOf(':') + 1));
+            assertEquals(8883, port, flag);
+            assertTrue(ports(headless).contains(port), flag + ": the headless Service has no port " + port);
+            assertTrue(host.matches(Chart.name("emqx") + "-\\d+\\." + headless.getMetadata().getName()), host);
+            int pod = Integer.parseInt(host.substring(Chart.name("emqx").length() + 1, host.indexOf('.')));
+            assertTrue(pod < replicas, host + ": the kind release runs " + replicas + " EMQX pods");
+            assertTrue(dnsNames(Chart.name("emqx-tls")).contains(host), host + " is not in EMQX's certificate");
+        }
+        assertCaOf(probeJob, probe, arg(probe, "--ca-file"), Chart.name("emqx-tls"));
+        URI registration = URI.create(arg(probe, "--register-url"));
+        assertEquals("https", registration.getScheme());
+        assertTrue(dnsNames(Chart.name("registration-service-tls")).contains(registration.getHost()));
+        assertSecretOfRelease(probeJob, "registration-ca", Chart.name("registration-service-tls"));
+
+        // mosquitto_sub: the device Service on 8883, checked against the CA of EMQX's certificate.
+        Job sessionJob = job("mqtt-session-job.yaml");
+        Container sub = sessionJob.getSpec().getTemplate().getSpec().getContainers().get(0);
+        List<String> args = sub.getArgs();
+        String host = args.get(args.indexOf("-h") + 1);
+        assertEquals("8883", args.get(args.indexOf("-p") + 1));
+        assertTrue(ports(KIND_RELEASE.get(Service.class, host)).contains(8883), host);
+        assertTrue(dnsNames(Chart.name("emqx-tls")).contains(host), host + " is not in EMQX's certificate");
+        assertFalse(args.contains("--insecure"), "mosquitto_sub must check the host name");
+        assertCaOf(sessionJob, sub, args.get(args.indexOf("--cafile") + 1), Chart.name("emqx-tls"));
+
+        // emqtt-bench: the device Service on 8883 over TLS (it verifies nothing: the Job's comment).
+        Container bench = job("emqtt-bench-conn-job.yaml").getSpec().getTemplate().getSpec().getContainers().get(0);
+        String script = bench.getArgs().get(0);
+        assertTrue(script.contains("-h \"$EMQX_HOST\" -p 8883 --ssl "), script);
+        assertTrue(ports(KIND_RELEASE.get(Service.class, env(bench, "EMQX_HOST"))).contains(8883));
+    }
+
+    /** FILE is the ca.crt of SECRET, mounted read-only into the container, and a Certificate of the release writes SECRET. */
+    private static void assertCaOf(Job job, Container container, String file, String secret) {
+        Path path = Path.of(file);
+        assertEquals("ca.crt", path.getFileName().toString(), file);
+        VolumeMount mount = container.getVolumeMounts().stream()
+                .filter(m -> m.getMountPath().equals(path.getParent().toString())).findFirst()
+                .orElseThrow(() -> new AssertionError(container.getName() + " mounts nothing at " + path.getParent()));
+        assertTrue(Boolean.TRUE.equals(mount.getReadOnly()), mount.toString());
+        assertSecretOfRelease(job, mount.getName(), secret);
+    }
+
+    private static void assertSecretOfRelease(Job job, String volumeName, String secret) {
+        PodSpec pod = job.getSpec().getTemplate().getSpec();
+        Volume volume = pod.getVolumes().stream().filter(v -> v.getName().equals(volumeName)).findFirst().orElseThrow();
+        SecretVolumeSource source = volume.getSecret();
+        assertEquals(secret, source.getSecretName(), volumeName);
+        assertEquals(List.of("ca.crt"), source.getItems().stream().map(i -> i.getKey()).toList(), "the CA only");
+        assertTrue(certificate(secret) != null);
+    }
+
+    /** The kind release's cert-manager Certificate that writes SECRET. */
+    private static GenericKubernetesResource certificate(String secret) {
+        return KIND_RELEASE.all(GenericKubernetesResource.class).stream()
+                .filter(r -> r.getApiVersion().equals("cert-manager.io/v1") && r.getKind().equals("Certificate"))
+                .filter(r -> secret.equals(spec(r).get("secretName"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no Certificate of the kind release writes Secret " + secret));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> dnsNames(String secret) {
+        return (List<String>) spec(certificate(secret)).getOrDefault("dnsNames", List.of());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> spec(GenericKubernetesResource resource) {
+        return (Map<String, Object>) resource.getAdditionalProperties().get("spec");
+    }
+
+    private static Set<Integer> ports(Service service) {
+        Set<Integer> ports = new HashSet<>();
+        service.getSpec().getPorts().forEach(p -> ports.add(p.getPort()));
+        return ports;
     }
 
     /** The EMQX authenticator the chart renders for kind (EMQX_AUTHENTICATION, a JSON list of one). */
