@@ -57,8 +57,14 @@ below takes the owner's superuser away. Idempotent; retried while the server sta
       SQL
       do sleep 2; done
       echo "roles $OWNER_USER and $AUTH_DB_USER are in place, neither a superuser"
+      {{- if include "device-identity.tls.databaseReload" . }}
+      # Then it stays to make PostgreSQL serve a renewed certificate (tls.databaseReload): pg_reload_conf() over the
+      # socket when the mounted files change; new connections get it, nothing restarts.
+      exec /bin/sh /opt/tls-reload/tls-reload.sh {{ .Values.tls.databaseReload.periodSeconds }} "psql -X -q -v ON_ERROR_STOP=1 -d postgres -U postgres -c 'SELECT pg_reload_conf()'" /etc/postgresql-tls/tls.crt /etc/postgresql-tls/tls.key
+      {{- else }}
       trap 'exit 0' TERM INT
       while :; do sleep 3600 & wait $!; done
+      {{- end }}
   env:
     # The pod's Unix socket (the shared "run" volume): trusted inside the pod only (pg_hba.conf).
     - name: PGHOST
@@ -98,6 +104,14 @@ below takes the owner's superuser away. Idempotent; retried while the server sta
       mountPath: /var/run/postgresql
     - name: tmp
       mountPath: /tmp
+    {{- if include "device-identity.tls.databaseReload" . }}
+    - name: tls
+      mountPath: /etc/postgresql-tls
+      readOnly: true
+    - name: tls-reload
+      mountPath: /opt/tls-reload
+      readOnly: true
+    {{- end }}
 {{- end -}}
 
 {{/*

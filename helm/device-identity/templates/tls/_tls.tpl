@@ -57,6 +57,27 @@ services' contract (IDENTITY_TLS_*, IDENTITY_DB_SSL*): docs/configuration.md.
 {{- printf "%s.%s.svc" (include "device-identity.componentName" (dict "root" . "component" "auth-service")) .Release.Namespace -}}
 {{- end -}}
 
+{{/* Whether PostgreSQL and PgBouncer get the certificate reloader (tls.databaseReload): "true" or "". */}}
+{{- define "device-identity.tls.databaseReload" -}}
+{{- if and .Values.tls.enabled .Values.tls.databaseReload.enabled -}}true{{- end -}}
+{{- end -}}
+
+{{/*
+The reloader's command line: (dict "root" $ "command" <sh -c string> "files" <list of paths>). It runs the script
+from the ConfigMap mounted at /opt/tls-reload.
+*/}}
+{{- define "device-identity.tls.reloadArgs" -}}
+{{- $args := list "/bin/sh" "/opt/tls-reload/tls-reload.sh" (toString .root.Values.tls.databaseReload.periodSeconds) .command -}}
+{{- concat $args .files | toJson -}}
+{{- end -}}
+
+{{- define "device-identity.tls.reloadScriptVolume" -}}
+- name: tls-reload
+  configMap:
+    name: {{ include "device-identity.componentName" (dict "root" . "component" "tls-reload") }}
+    defaultMode: 0555
+{{- end -}}
+
 {{/* "https" when the services serve TLS, else "http": the scheme, and the name of their main container port. */}}
 {{- define "device-identity.scheme" -}}
 {{- if .Values.tls.enabled -}}https{{- else -}}http{{- end -}}

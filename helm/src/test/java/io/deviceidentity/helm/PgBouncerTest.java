@@ -103,11 +103,12 @@ class PgBouncerTest {
 
     @Test
     void exporterSidecarIsOptionalAndReadsItsConnectionStringFromTheSecret() {
-        assertEquals(1, Chart.render().get(Deployment.class, Chart.name("pgbouncer")).getSpec().getTemplate().getSpec().getContainers().size());
+        assertEquals(List.of("pgbouncer", "tls-reload"), Chart.render().get(Deployment.class, Chart.name("pgbouncer"))
+                .getSpec().getTemplate().getSpec().getContainers().stream().map(Container::getName).toList());
         Chart.Rendered rendered = Chart.render(Chart.set("pgbouncer.exporter.enabled", true));
         List<Container> containers = rendered.get(Deployment.class, Chart.name("pgbouncer")).getSpec().getTemplate().getSpec().getContainers();
-        assertEquals(2, containers.size());
-        Container exporter = containers.get(1);
+        assertEquals(List.of("pgbouncer", "tls-reload", "exporter"), containers.stream().map(Container::getName).toList());
+        Container exporter = containers.get(2);
         assertEquals(9127, exporter.getPorts().get(0).getContainerPort());
         assertEquals("exporter-connection-string", exporter.getEnv().get(0).getValueFrom().getSecretKeyRef().getKey());
         // As PgBouncer's own stats user, over TLS, since PgBouncer requires it of every client (issue 22).
