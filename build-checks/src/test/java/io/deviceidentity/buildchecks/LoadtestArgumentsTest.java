@@ -79,16 +79,17 @@ class LoadtestArgumentsTest {
     }
 
     /**
-     * The kind release serves auth-service over HTTPS only (the chart's tls.enabled): the Job calls it at https://,
-     * checked against a CA (--ca-file, accepted by the parser above only with an https URL) that the pod mounts.
+     * The kind release serves auth-service over HTTPS only (the chart's tls.enabled) and requires EMQX's client
+     * certificate (emqx.clientCertificate): the Job calls it at https://, checked against a CA (--ca-file) and
+     * presenting EMQX's certificate and key (--client-cert, --client-key), all from Secrets the pod mounts. The parser
+     * above accepts these only with an https URL, and the certificate only with its key; that the files are readable
+     * the program checks when it runs (they exist in the pod only).
      */
     @Test
-    void theLoadTestJobCallsAuthServiceOverHttpsAgainstAMountedCa() throws IOException {
+    void theLoadTestJobCallsAuthServiceOverHttpsWithMountedCaAndClientCertificate() throws IOException {
         List<String> job = jobInvocations().stream().filter(i -> i.where().contains("loadtest-job.yaml"))
                 .findFirst().orElseThrow().args();
         assertTrue(job.stream().anyMatch(a -> a.startsWith("--url=https://")), job.toString());
-        String ca = job.stream().filter(a -> a.startsWith("--ca-file=")).map(a -> a.substring("--ca-file=".length()))
-                .findFirst().orElseThrow(() -> new AssertionError("no --ca-file in " + job));
         JsonNode pod = Repo.yaml(Repo.ROOT.resolve("k8s/jobs/loadtest-job.yaml")).path("spec").path("template").path("spec");
         JsonNode container = null;
         for (JsonNode c : pod.path("initContainers")) {
@@ -97,18 +98,38 @@ class LoadtestArgumentsTest {
             }
         }
         assertTrue(container != null, "no loadtest init container");
+        assertSecretFile(pod, container, value(job, "--ca-file"), "device-identity-auth-service-tls", "ca.crt");
+        assertSecretFile(pod, container, value(job, "--client-cert"), "device-identity-emqx-client-tls", "tls.crt");
+        assertSecretFile(pod, container, value(job, "--client-key"), "device-identity-emqx-client-tls", "tls.key");
+    }
+
+    private static String value(List<String> args, String option) {
+        return args.stream().filter(a -> a.startsWith(option + "=")).map(a -> a.substring(option.length() + 1))
+                .findFirst().orElseThrow(() -> new AssertionError("no " + option + " in " + args));
+    }
+
+    /** FILE is key KEY of SECRET, on a volume the container mounts. */
+    private static void assertSecretFile(JsonNode pod, JsonNode container, String file, String secret, String key) {
         String volume = null;
+        String path = null;
         for (JsonNode mount : container.path("volumeMounts")) {
-            if (ca.equals(mount.path("mountPath").asText() + "/ca.crt")) {
+            String dir = mount.path("mountPath").asText() + "/";
+            if (file.startsWith(dir)) {
                 volume = mount.path("name").asText();
+                path = file.substring(dir.length());
             }
         }
-        assertTrue(volume != null, ca + " is not on a volume of the loadtest container");
+        assertTrue(volume != null, file + " is not on a volume of the loadtest container");
         for (JsonNode v : pod.path("volumes")) {
             if (v.path("name").asText().equals(volume)) {
-                assertEquals("device-identity-auth-service-tls", v.path("secret").path("secretName").asText(), v.toString());
-                assertEquals("ca.crt", v.path("secret").path("items").get(0).path("key").asText(), v.toString());
-                return;
+                assertEquals(secret, v.path("secret").path("secretName").asText(), v.toString());
+                for (JsonNode item : v.path("secret").path("items")) {
+                    if (item.path("path").asText().equals(path)) {
+                        assertEquals(key, item.path("key").asText(), file + ": " + v);
+                        return;
+                    }
+                }
+                throw new AssertionError(file + ": volume " + volume + " has no item at " + path + ": " + v);
             }
         }
         throw new AssertionError("no volume " + volume);
@@ -170,8 +191,11 @@ class LoadtestArgumentsTest {
                 // a joining replica answers on another path than the Service's
                 with(job, "--join=http://127.0.0.1:8168/other"),
                 with(job, "--readiness-period=0s"),
-                // a CA to check a plain http:// URL against: a mistake, not a no-op
+                // a CA to check a plain http:// URL against, and a client certificate for it: mistakes, not no-ops
                 replace(job, "--url=", "--url=http://device-identity-auth-service:8081/mqtt/authn"),
+                without(replace(job, "--url=", "--url=http://device-identity-auth-service:8081/mqtt/authn"), "--ca-file="),
+                // a client certificate without its key
+                without(job, "--client-key="),
                 List.of("seed", "--devices=10"),
                 List.of("--url=http://127.0.0.1:8081/mqtt/authn"),
                 List.of("compare", "--out=/tmp"));
@@ -185,6 +209,11 @@ class LoadtestArgumentsTest {
     private static List<String> replace(List<String> args, String prefix, String replacement) {
         assertTrue(args.stream().anyMatch(a -> a.startsWith(prefix)), prefix + " not in " + args);
         return args.stream().map(a -> a.startsWith(prefix) ? replacement : a).toList();
+    }
+
+    private static List<String> without(List<String> args, String prefix) {
+        assertTrue(args.stream().anyMatch(a -> a.startsWith(prefix)), prefix + " not in " + args);
+        return args.stream().filter(a -> !a.startsWith(prefix)).toList();
     }
 
     private static List<String> with(List<String> args, String extra) {

@@ -154,9 +154,9 @@ class K8sManifestsTest {
 
     /**
      * The kind release keeps the chart's TLS defaults (issue 22): no opt-out in ci/kind-values.yaml, the services
-     * HTTPS only, cert-manager Certificates from the chart's own CA, MQTT over TLS on 8883 and no plaintext listener.
-     * The one default it turns off is EMQX's client certificate: the load-test Job calls auth-service as EMQX does,
-     * and the load generator has no client certificate to present.
+     * HTTPS only, cert-manager Certificates from the chart's own CA, MQTT over TLS on 8883 and no plaintext listener,
+     * and mutual TLS between EMQX and auth-service (emqx.clientCertificate): auth-service requires a client certificate,
+     * which the load-test Job presents as EMQX does.
      */
     @Test
     void theKindReleaseRendersTlsOnWithoutAPlaintextListener() throws IOException {
@@ -164,11 +164,16 @@ class K8sManifestsTest {
         assertTrue(values.path("tls").isMissingNode(), "ci/kind-values.yaml overrides tls.*: " + values.path("tls"));
         assertTrue(values.path("emqx").path("listeners").path("plaintext").isMissingNode(),
                 "ci/kind-values.yaml sets emqx.listeners.plaintext");
-        assertFalse(values.path("emqx").path("clientCertificate").asBoolean(true), "see the kind values' comment");
+        assertTrue(values.path("emqx").path("clientCertificate").isMissingNode(),
+                "ci/kind-values.yaml overrides emqx.clientCertificate (mutual TLS)");
 
         for (String service : List.of("auth-service", "registration-service")) {
             assertEquals("true", ServicesTest.env(KIND_RELEASE, service).get("IDENTITY_TLS_ENABLED"), service);
         }
+        assertEquals("required", ServicesTest.env(KIND_RELEASE, "auth-service").get("IDENTITY_TLS_CLIENT_AUTH"),
+                "auth-service must require EMQX's client certificate");
+        assertEquals(List.of("digital signature", "key encipherment", "client auth"),
+                spec(certificate(Chart.name("emqx-client-tls"))).get("usages"));
         Map<String, String> emqx = EmqxTest.env(KIND_RELEASE);
         assertEquals("false", emqx.get("EMQX_LISTENERS__TCP__DEFAULT__ENABLE"), "MQTT on 1883 must be off");
         assertEquals("false", emqx.get("EMQX_LISTENERS__WS__DEFAULT__ENABLE"), "WebSocket on 8083 must be off");
@@ -189,7 +194,8 @@ class K8sManifestsTest {
     /**
      * Every TLS client of k8s/jobs/ dials a port the kind release serves over TLS, for a host name the server's
      * certificate names (they all check it, but emqtt-bench, which cannot), and mounts only the ca.crt of a Secret one
-     * of the release's Certificates writes.
+     * of the release's Certificates writes; the load generator, which auth-service asks for a certificate, also EMQX's
+     * client certificate and key.
      */
     @Test
     void theJobsSpeakTlsToNamesAndPortsTheKindReleaseCertifies() {
@@ -200,6 +206,8 @@ class K8sManifestsTest {
         assertEquals("https", authn.getScheme());
         assertTrue(dnsNames(Chart.name("auth-service-tls")).contains(authn.getHost()), authn.getHost());
         assertCaOf(job("loadtest-job.yaml"), loadtest, arg(loadtest, "--ca-file"), Chart.name("auth-service-tls"));
+        assertClientCertificateOf(job("loadtest-job.yaml"), loadtest, arg(loadtest, "--client-cert"),
+                arg(loadtest, "--client-key"), Chart.name("emqx-client-tls"));
 
         // The QoS 2 probe: each EMQX pod by its headless name on 8883, checked against the CA of EMQX's certificate.
         Job probeJob = job("qos2-probe-job.yaml");
@@ -221,7 +229,7 @@ class K8sManifestsTest {
         URI registration = URI.create(arg(probe, "--register-url"));
         assertEquals("https", registration.getScheme());
         assertTrue(dnsNames(Chart.name("registration-service-tls")).contains(registration.getHost()));
-        assertSecretOfRelease(probeJob, "registration-ca", Chart.name("registration-service-tls"));
+        assertCaOf(probeJob, probe, arg(probe, "--register-ca-file"), Chart.name("registration-service-tls"));
 
         // mosquitto_sub: the device Service on 8883, checked against the CA of EMQX's certificate.
         Job sessionJob = job("mqtt-session-job.yaml");
@@ -250,6 +258,34 @@ class K8sManifestsTest {
                 .orElseThrow(() -> new AssertionError(container.getName() + " mounts nothing at " + path.getParent()));
         assertTrue(Boolean.TRUE.equals(mount.getReadOnly()), mount.toString());
         assertSecretOfRelease(job, mount.getName(), secret);
+    }
+
+    /**
+     * CERT and KEY are tls.crt and tls.key of SECRET, a client certificate the release's Certificates write, mounted
+     * read-only from one volume whose files only the pod's group (fsGroup) can read.
+     */
+    private static void assertClientCertificateOf(Job job, Container container, String cert, String key, String secret) {
+        Path certPath = Path.of(cert);
+        Path keyPath = Path.of(key);
+        assertEquals("tls.crt", certPath.getFileName().toString(), cert);
+        assertEquals("tls.key", keyPath.getFileName().toString(), key);
+        assertEquals(certPath.getParent(), keyPath.getParent(), "one volume holds both");
+        VolumeMount mount = container.getVolumeMounts().stream()
+                .filter(m -> m.getMountPath().equals(certPath.getParent().toString())).findFirst()
+                .orElseThrow(() -> new AssertionError(container.getName() + " mounts nothing at " + certPath.getParent()));
+        assertTrue(Boolean.TRUE.equals(mount.getReadOnly()), mount.toString());
+        PodSpec pod = job.getSpec().getTemplate().getSpec();
+        SecretVolumeSource source = pod.getVolumes().stream().filter(v -> v.getName().equals(mount.getName()))
+                .findFirst().orElseThrow().getSecret();
+        assertEquals(secret, source.getSecretName(), mount.getName());
+        assertEquals(Set.of("tls.crt", "tls.key"), Set.copyOf(source.getItems().stream().map(i -> i.getKey()).toList()));
+        source.getItems().forEach(item -> assertEquals(item.getKey(), item.getPath(), "mounted under its own name"));
+        assertEquals(0440, source.getDefaultMode(), "the key is for the pod's group only");
+        Long group = pod.getSecurityContext().getFsGroup();
+        assertEquals(group, pod.getSecurityContext().getRunAsGroup(), "the fsGroup that owns the files is the pod's group");
+        @SuppressWarnings("unchecked")
+        List<String> usages = (List<String>) spec(certificate(secret)).get("usages");
+        assertTrue(usages.contains("client auth"), secret + " is not a client certificate: " + usages);
     }
 
     private static void assertSecretOfRelease(Job job, String volumeName, String secret) {

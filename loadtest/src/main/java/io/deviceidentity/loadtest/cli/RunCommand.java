@@ -12,12 +12,14 @@ import io.deviceidentity.loadtest.devices.Durations;
 import io.deviceidentity.loadtest.devices.PopulationPart;
 import io.deviceidentity.loadtest.devices.RateSchedule;
 import io.deviceidentity.loadtest.devices.RetryPolicy;
+import io.deviceidentity.loadtest.emqx.ClientCertificate;
 import io.deviceidentity.loadtest.emqx.ClientTls;
 import io.deviceidentity.loadtest.report.ProgressLine;
 import io.deviceidentity.loadtest.report.RunSummary;
 import io.deviceidentity.loadtest.report.WindowSummary;
 import io.deviceidentity.loadtest.run.LoadRun;
 import io.deviceidentity.loadtest.run.RunSettings;
+import io.vertx.core.Vertx;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,6 +42,17 @@ public final class RunCommand implements Callable<Integer> {
             description = "The CA (PEM) an https:// --url's certificate must chain to, as EMQX's ssl.cacertfile; the "
                     + "certificate must also name the URL's host. Default: the JVM's trust store.")
     Path caFile;
+
+    @Option(names = "--client-cert", paramLabel = "PEM",
+            description = "The certificate (PEM) presented to an https:// --url that requires one (auth-service with "
+                    + "client auth required: the chart's emqx.clientCertificate), as EMQX's ssl.certfile; with "
+                    + "--client-key. Default: none.")
+    Path clientCert;
+
+    @Option(names = "--client-key", paramLabel = "PEM",
+            description = "The private key (PEM: PKCS #8, or EC/RSA as cert-manager writes it) of --client-cert, as "
+                    + "EMQX's ssl.keyfile.")
+    Path clientKey;
 
     @Option(names = "--join", paramLabel = "URL",
             description = "A replica that becomes an endpoint of the Service once its /q/health/ready answers 200 "
@@ -163,7 +176,9 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--service-metrics", defaultValue = "auto", paramLabel = "auto|none|URL",
             description = "The service's Prometheus endpoint, scraped at the start and end of the windows for wasted "
                     + "work (identity_bcrypt_duration_seconds_count, identity_bcrypt_wasted_total). auto: /q/metrics "
-                    + "on --url's host, plain HTTP, on the services' default management port (--url's port + 1000); none: no scrape (default: ${DEFAULT-VALUE}).")
+                    + "on --url's host, plain HTTP, on the services' default management port (--url's port + 1000, as the "
+                    + "local stacks run them; the chart's is management.port, 9000: give its URL); none: no scrape "
+                    + "(default: ${DEFAULT-VALUE}).")
     String serviceMetrics;
 
     @Option(names = "--capacity", paramLabel = "ALLOWS_PER_S",
@@ -183,10 +198,28 @@ public final class RunCommand implements Callable<Integer> {
             System.err.println("refusing to scrape " + metricsUrl.getHost() + ": loopback addresses only");
             return 2;
         }
-        RunSettings settings = settings(metricsUrl);
-        if (caFile != null && !Files.isReadable(caFile)) {
-            System.err.println("--ca-file " + caFile + " cannot be read");
+        RunSettings settings;
+        try {
+            settings = settings(metricsUrl);
+        } catch (IllegalArgumentException e) {
+            System.err.println("loadtest run: " + e.getMessage());
             return 2;
+        }
+        List<String> unreadable = unreadableFiles();
+        if (!unreadable.isEmpty()) {
+            unreadable.forEach(file -> System.err.println(file + " cannot be read"));
+            return 2;
+        }
+        if (settings.tls().certificate().isPresent()) {
+            Vertx vertx = Vertx.vertx();
+            try {
+                settings.tls().certificate().get().load(vertx);
+            } catch (IllegalArgumentException e) {
+                System.err.println("loadtest run: " + e.getMessage());
+                return 2;
+            } finally {
+                vertx.close();
+            }
         }
         RunSummary summary = new LoadRun(settings, System.err).execute();
         WindowSummary s = summary.steadyState();
@@ -222,11 +255,31 @@ public final class RunCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
                     "--step-at and --step-rate go together");
         }
+        if ((clientCert == null) != (clientKey == null)) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                    "--client-cert and --client-key go together");
+        }
         RateSchedule schedule = stepAt == null ? RateSchedule.constant(rate) : new RateSchedule(rate, stepAt, stepRate);
         return new RunSettings(label, urls, joining, onJoinMode(), readinessPeriod, poolSize, pipelining, requestTimeout, schedule, closedLoopUsers, duration,
                 warmup, population.spec(parts(), wrongPasswordShare, unknownShare, seed), RetryPolicy.parse(retry),
                 database.access(), out, progress, steadyStateFrom, metricsUrl, capacity, eachDeviceOnce,
-                disconnectAfterAllow, new ClientTls(Optional.ofNullable(caFile)));
+                disconnectAfterAllow, new ClientTls(Optional.ofNullable(caFile),
+                        Optional.ofNullable(clientCert).map(cert -> new ClientCertificate(cert, clientKey))));
+    }
+
+    /** The files the options name that this process cannot read, as "--option path" (checked before any load). */
+    List<String> unreadableFiles() {
+        List<String> unreadable = new ArrayList<>();
+        if (caFile != null && !Files.isReadable(caFile)) {
+            unreadable.add("--ca-file " + caFile);
+        }
+        if (clientCert != null && !Files.isReadable(clientCert)) {
+            unreadable.add("--client-cert " + clientCert);
+        }
+        if (clientKey != null && !Files.isReadable(clientKey)) {
+            unreadable.add("--client-key " + clientKey);
+        }
+        return unreadable;
     }
 
     private List<PopulationPart> parts() {

@@ -18,7 +18,9 @@ import io.vertx.core.net.PemTrustOptions;
  * The HTTP/1.1 keep-alive connection of one ehttpc worker (gun underneath). Vert.x is held to exactly one
  * connection; how many requests are in flight on it is decided by {@link PipelinedWorker}, never by Vert.x.
  * An {@code https} URL is spoken over TLS as EMQX's authenticator does with {@code ssl { enable = true, verify =
- * verify_peer }}: the server's certificate must chain to the trusted CA ({@link ClientTls}) and name the host.
+ * verify_peer }}: the server's certificate must chain to the trusted CA ({@link ClientTls}) and name the host; with a
+ * {@link ClientCertificate} it is presented when the server asks for one (auth-service with client-auth required),
+ * as EMQX's {@code ssl.certfile}/{@code keyfile}.
  */
 final class HttpTransport implements Transport {
 
@@ -40,6 +42,7 @@ final class HttpTransport implements Transport {
             // HTTP/1.1 only (no ALPN), as EMQX's client and the services' listeners speak.
             options.setSsl(true).setVerifyHost(true).setUseAlpn(false);
             tls.caFile().ifPresent(ca -> options.setTrustOptions(new PemTrustOptions().addCertPath(ca.toString())));
+            tls.certificate().ifPresent(certificate -> options.setKeyCertOptions(certificate.options()));
         }
         this.http = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(1));
         this.request = new RequestOptions()

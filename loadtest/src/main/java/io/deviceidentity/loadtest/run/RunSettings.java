@@ -27,7 +27,8 @@ import io.deviceidentity.loadtest.report.ProgressLine;
  * model an allowed device is idle again at once and may arrive again (a reconnect storm). Several {@code urls}: replicas
  * behind one Kubernetes Service ({@link ServiceEndpoints}); {@code joining}: replicas that become endpoints once their
  * readiness check (polled every {@code readinessPeriod}, as the kubelet does) answers, {@code onJoin} what EMQX's open
- * connections do then. {@code https} URLs are spoken over TLS, checked against {@code tls}.
+ * connections do then. {@code https} URLs are spoken over TLS, checked against {@code tls} and presenting its client
+ * certificate if it has one.
  */
 public record RunSettings(
         String label,
@@ -84,6 +85,10 @@ public record RunSettings(
         if (tls.caFile().isPresent() && !"https".equals(scheme)) {
             throw new IllegalArgumentException("--ca-file is the CA an https:// --url is checked against: the URL is " + scheme);
         }
+        if (tls.certificate().isPresent() && !"https".equals(scheme)) {
+            throw new IllegalArgumentException("--client-cert and --client-key are presented to an https:// --url over TLS: "
+                    + "the URL is " + scheme);
+        }
         String path = urls.get(0).getPath();
         if (urls.stream().anyMatch(u -> !u.getPath().equals(path))) {
             throw new IllegalArgumentException("every --url has the same path (one Service, one authenticator)");
@@ -114,6 +119,8 @@ public record RunSettings(
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("url", url().toString());
         tls.caFile().ifPresent(ca -> d.put("ca_file", ca.toString()));
+        // The certificate's path only (the key's file is not the run's business, its content never).
+        tls.certificate().ifPresent(c -> d.put("client_cert", c.certificate().toString()));
         if (behindService()) {
             d.put("replicas", urls.stream().map(URI::toString).toList());
             if (!joining.isEmpty()) {

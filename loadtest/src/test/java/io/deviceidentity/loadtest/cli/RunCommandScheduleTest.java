@@ -152,4 +152,28 @@ class RunCommandScheduleTest {
         assertThrows(IllegalArgumentException.class, () -> parse("--url", "ftp://127.0.0.1:8166/mqtt/authn")
                 .settings(null));
     }
+
+    @Test
+    void aClientCertificateAndItsKeyReachTheSettingsOfAnHttpsUrl() {
+        RunSettings settings = parse("--url", "https://127.0.0.1:8091/mqtt/authn", "--ca-file", "/stack/tls/ca.crt",
+                "--client-cert", "/client-tls/tls.crt", "--client-key", "/client-tls/tls.key").settings(null);
+        assertEquals(java.util.Optional.of(new io.deviceidentity.loadtest.emqx.ClientCertificate(
+                java.nio.file.Path.of("/client-tls/tls.crt"), java.nio.file.Path.of("/client-tls/tls.key"))),
+                settings.tls().certificate());
+        assertEquals("/client-tls/tls.crt", settings.describe().get("client_cert"));
+        assertFalse(settings.describe().containsValue("/client-tls/tls.key"), "the summary names no key");
+        assertTrue(parse("--url", "https://127.0.0.1:8091/mqtt/authn").settings(null).tls().certificate().isEmpty(),
+                "no certificate unless asked for");
+    }
+
+    @Test
+    void aClientCertificateNeedsItsKeyAndAnHttpsUrl() {
+        assertThrows(CommandLine.ParameterException.class, () -> parse("--url", "https://127.0.0.1:8091/mqtt/authn",
+                "--client-cert", "/client-tls/tls.crt").settings(null));
+        assertThrows(CommandLine.ParameterException.class, () -> parse("--url", "https://127.0.0.1:8091/mqtt/authn",
+                "--client-key", "/client-tls/tls.key").settings(null));
+        assertThrows(IllegalArgumentException.class, () -> parse("--url", "http://127.0.0.1:8091/mqtt/authn",
+                "--client-cert", "/client-tls/tls.crt", "--client-key", "/client-tls/tls.key").settings(null),
+                "a certificate for a plain URL is a mistake, not a no-op");
+    }
 }

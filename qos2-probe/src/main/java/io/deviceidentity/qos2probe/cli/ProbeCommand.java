@@ -73,6 +73,12 @@ public final class ProbeCommand implements Callable<Integer> {
                     + "before the run and revoke them after it.")
     URI registerUrl;
 
+    @Option(names = "--register-ca-file", paramLabel = "FILE",
+            description = "With an https:// --register-url: registration-service's certificate must chain to a CA "
+                    + "of this PEM bundle (only these are trusted) and name the URL's host (default: the JVM's trust "
+                    + "store).")
+    Path registerCaFile;
+
     @Option(names = "--registration-token-env", defaultValue = "REGISTRATION_TOKENS", paramLabel = "VAR",
             description = "Environment variable with the bearer token: the first entry of a comma-separated list of "
                     + "<id>:<scopes>:<token>, as in the chart's Secret, or a bare token (default: ${DEFAULT-VALUE}).")
@@ -163,8 +169,19 @@ public final class ProbeCommand implements Callable<Integer> {
         if (caFile != null && !Files.isReadable(caFile)) {
             throw new ParameterException(spec.commandLine(), "--ca-file: cannot read " + caFile);
         }
+        if (registerCaFile != null) {
+            if (registerUrl == null || !"https".equalsIgnoreCase(registerUrl.getScheme())) {
+                throw new ParameterException(spec.commandLine(), "--register-ca-file is the CA an https:// "
+                        + "--register-url is checked against: the URL is " + (registerUrl == null ? "not given"
+                        : registerUrl.getScheme() + "://"));
+            }
+            if (!Files.isReadable(registerCaFile)) {
+                throw new ParameterException(spec.commandLine(), "--register-ca-file: cannot read " + registerCaFile);
+            }
+        }
         return new ProbeSettings(a, b, sub, messages, clientIdPrefix, run, password, sessionExpiry, timeout,
-                reconnectTimeout, deliveryTimeout, duplicateWindow, authChecks, registerUrl, token, !keepDevices, caFile);
+                reconnectTimeout, deliveryTimeout, duplicateWindow, authChecks, registerUrl, token, !keepDevices, caFile,
+                registerCaFile);
     }
 
     /**

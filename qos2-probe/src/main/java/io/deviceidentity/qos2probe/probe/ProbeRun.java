@@ -49,7 +49,7 @@ public final class ProbeRun {
         try {
             if (settings.registrationUrl() != null) {
                 registrar = new DeviceRegistrar(settings.registrationUrl(), settings.registrationToken(),
-                        settings.timeout());
+                        settings.timeout(), settings.registrationCaFile());
                 subscriberPassword = randomPassword();
                 // Listed before the PUT: a PUT that timed out may still have created the device; revoking a device
                 // that does not exist is a 404, which is fine.

@@ -17,11 +17,23 @@ import io.deviceidentity.qos2probe.mqtt.BrokerAddress;
  * @param registrationUrl  registration-service's /v1/devices: register (random passwords) and revoke; null: don't
  * @param registrationToken bearer token for registrationUrl
  * @param caFile           MQTT over TLS, the brokers verified against this CA (PEM) and their host names; null: plain
+ * @param registrationCaFile the CA (PEM) an https registrationUrl's certificate must chain to; null: the JVM's trust
+ *                         store
  */
 public record ProbeSettings(BrokerAddress nodeA, BrokerAddress nodeB, BrokerAddress subscriberNode, int messages,
         String clientIdPrefix, String runId, byte[] password, Duration sessionExpiry, Duration timeout,
         Duration reconnectTimeout, Duration deliveryTimeout, Duration duplicateWindow, boolean authChecks,
-        URI registrationUrl, String registrationToken, boolean revoke, Path caFile) {
+        URI registrationUrl, String registrationToken, boolean revoke, Path caFile, Path registrationCaFile) {
+
+    /** Registering (if at all) against the JVM's trust store. */
+    public ProbeSettings(BrokerAddress nodeA, BrokerAddress nodeB, BrokerAddress subscriberNode, int messages,
+            String clientIdPrefix, String runId, byte[] password, Duration sessionExpiry, Duration timeout,
+            Duration reconnectTimeout, Duration deliveryTimeout, Duration duplicateWindow, boolean authChecks,
+            URI registrationUrl, String registrationToken, boolean revoke, Path caFile) {
+        this(nodeA, nodeB, subscriberNode, messages, clientIdPrefix, runId, password, sessionExpiry, timeout,
+                reconnectTimeout, deliveryTimeout, duplicateWindow, authChecks, registrationUrl, registrationToken,
+                revoke, caFile, null);
+    }
 
     /**
      * One publisher device per message: a device goes through the boundary case once, with three CONNECTs (session

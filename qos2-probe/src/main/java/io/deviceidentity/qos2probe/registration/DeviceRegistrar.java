@@ -5,16 +5,21 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+
+import javax.net.ssl.SSLException;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Registers the probe's devices through registration-service ({@code PUT /v1/devices/{clientId}}, bearer token) so
  * that every CONNECT goes through the real auth chain, and revokes them afterwards. The token and the passwords go
- * into request headers and bodies only, never into a message. 429/503 (overload) are retried after Retry-After.
+ * into request headers and bodies only, never into a message. 429/503 (overload) are retried after Retry-After. Over
+ * HTTPS the service's certificate is checked against the CA of {@code --register-ca-file} ({@link PemTrust}) or the
+ * JVM's trust store, and for the URL's host name.
  */
 public final class DeviceRegistrar {
 
@@ -24,13 +29,29 @@ public final class DeviceRegistrar {
     private final String token;
     private final Duration timeout;
     private final HttpClient http;
+    private final String trust;
 
-    /** @param devicesUrl e.g. http://device-identity-registration-service:8082/v1/devices */
+    /** Over HTTPS trusting the JVM's trust store (or plain HTTP). */
     public DeviceRegistrar(URI devicesUrl, String token, Duration timeout) {
+        this(devicesUrl, token, timeout, null);
+    }
+
+    /**
+     * @param devicesUrl e.g. https://device-identity-registration-service:8082/v1/devices
+     * @param caFile     the PEM CA bundle an https URL's certificate must chain to ({@code --register-ca-file}), in
+     *                   place of the JVM's trust store; null: the JVM's
+     * @throws IllegalArgumentException when caFile holds no usable certificate
+     */
+    public DeviceRegistrar(URI devicesUrl, String token, Duration timeout, Path caFile) {
         this.devicesUrl = devicesUrl;
         this.token = token;
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(timeout);
+        if (caFile != null) {
+            builder.sslContext(PemTrust.trusting(caFile));
+        }
+        this.http = builder.build();
+        this.trust = caFile == null ? "the JVM's trust store" : "--register-ca-file " + caFile;
     }
 
     /** One ACL rule in the registration API's format. */
@@ -66,7 +87,16 @@ public final class DeviceRegistrar {
 
     private int send(HttpRequest request) throws IOException, InterruptedException {
         for (int attempt = 1; ; attempt++) {
-            HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
+            HttpResponse<Void> response;
+            try {
+                response = http.send(request, HttpResponse.BodyHandlers.discarding());
+            } catch (SSLException e) {
+                // The JDK's own message (PKIX path building failed, No subject alternative names...) says which check
+                // refused; nothing of the request (token, password) is in it.
+                throw new IOException(request.method() + " " + devicesUrl + ": TLS handshake refused, the server's "
+                        + "certificate must chain to a CA of " + trust + " and name " + devicesUrl.getHost() + ": "
+                        + e.getMessage(), e);
+            }
             int status = response.statusCode();
             if ((status == 429 || status == 503) && attempt < 5) {
                 long wait = response.headers().firstValue("retry-after").map(DeviceRegistrar::seconds).orElse(1L);

@@ -2,22 +2,13 @@ package io.deviceidentity.qos2probe.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-
-import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509TrustManager;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +19,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import io.deviceidentity.qos2probe.Qos2Probe;
 import io.deviceidentity.qos2probe.probe.ProbeSettings;
-import io.deviceidentity.testsupport.tls.LocalCa;
 import picocli.CommandLine;
 
 /**
@@ -36,7 +26,8 @@ import picocli.CommandLine;
  * removed flag fails `make test` instead of the Job in the cluster; and the Job really crosses two EMQX nodes,
  * registers its devices and runs the auth checks, with the token from the Secret rather than in the args. With the
  * chart's TLS on, it speaks MQTT over TLS on 8883 against the CA of EMQX's certificate Secret, and registers over
- * HTTPS through a trust store its init container makes (run here with the JDK's own keytool).
+ * HTTPS against the CA of registration-service's certificate Secret (--register-ca-file), with nothing prepared for
+ * the JVM (no init container, no JAVA_TOOL_OPTIONS).
  */
 class JobArgsTest {
 
@@ -63,6 +54,8 @@ class JobArgsTest {
         assertTrue(command.authChecks, "the Job runs the auth checks");
         assertEquals("https://device-identity-registration-service:8082/v1/devices",
                 String.valueOf(command.registerUrl));
+        assertEquals(Path.of("/registration-ca/ca.crt"), command.registerCaFile,
+                "registration over HTTPS, verified against the mounted CA");
         // The durations and counts convert (the converters throw on bad values).
         assertTrue(command.messages > 0 && command.timeout.toSeconds() > 10, "more than EMQX's 10 s authn timeout");
 
@@ -83,18 +76,9 @@ class JobArgsTest {
     @Test
     void theJobsArgsPassTheProbesValidationAsMqttOverTls(@TempDir Path dir) throws Exception {
         Path ca = Files.writeString(dir.resolve("ca.crt"), "a readable file; settings() only checks that\n");
-        List<String> args = new ArrayList<>();
-        for (String arg : args(container())) {
-            if (arg.startsWith("--ca-file=")) {
-                arg = "--ca-file=" + ca;
-            } else if (arg.startsWith("--registration-token-env=")) {
-                arg = "--registration-token-env=PATH";
-            }
-            args.add(arg);
-        }
-        CommandLine commandLine = Qos2Probe.commandLine();
-        commandLine.parseArgs(args.toArray(String[]::new));
-        ProbeSettings settings = ((ProbeCommand) commandLine.getCommand()).settings();
+        Path registrationCa = Files.writeString(dir.resolve("registration-ca.crt"), "readable too\n");
+        ProbeSettings settings = settings(jobArgs(ca, registrationCa));
+
 
         for (var node : List.of(settings.nodeA(), settings.nodeB(), settings.subscriberNode())) {
             assertEquals(8883, node.port(), node.toString());
@@ -102,6 +86,79 @@ class JobArgsTest {
         }
         assertEquals(ca, settings.caFile(), "the probe opens TLS links (MqttLinks.tls) with this CA");
         assertEquals("https", settings.registrationUrl().getScheme());
+        assertEquals(registrationCa, settings.registrationCaFile(), "DeviceRegistrar trusts this CA only");
+    }
+
+    /** The validation can fail: an unreadable CA file, or a CA for a plain http:// registration URL, are refused. */
+    @Test
+    void theRegistrationCaNeedsAReadableFileAndAnHttpsUrl(@TempDir Path dir) throws Exception {
+        Path ca = Files.writeString(dir.resolve("ca.crt"), "readable\n");
+        List<String> job = jobArgs(ca, ca);
+
+        List<String> unreadable = jobArgs(ca, dir.resolve("missing.crt"));
+        CommandLine.ParameterException missing = assertThrows(CommandLine.ParameterException.class,
+                () -> settings(unreadable));
+        assertTrue(missing.getMessage().contains("--register-ca-file: cannot read " + dir.resolve("missing.crt")),
+                missing.getMessage());
+
+        List<String> plain = job.stream().map(arg -> arg.startsWith("--register-url=")
+                ? "--register-url=http://device-identity-registration-service:8082/v1/devices" : arg).toList();
+        CommandLine.ParameterException http = assertThrows(CommandLine.ParameterException.class,
+                () -> settings(plain));
+        assertTrue(http.getMessage().contains("https://"), http.getMessage());
+
+        List<String> noUrl = job.stream().filter(arg -> !arg.startsWith("--register-url=")).toList();
+        assertThrows(CommandLine.ParameterException.class, () -> settings(noUrl), "a CA for no registration at all");
+    }
+
+    /**
+     * registration-service's CA is the ca.crt of its certificate Secret, mounted read-only into the probe's own
+     * container: nothing is prepared for the JVM any more (no init container writing a trust store, no
+     * JAVA_TOOL_OPTIONS pointing the JVM at one).
+     */
+    @Test
+    void theRegistrationCaIsRegistrationServicesCertificateSecretsCaMountedIntoTheProbe() throws Exception {
+        JsonNode pod = job().path("spec").path("template").path("spec");
+        assertTrue(pod.path("initContainers").isMissingNode() || pod.path("initContainers").isEmpty(),
+                "no init container: " + pod.path("initContainers"));
+        for (JsonNode env : container().path("env")) {
+            assertNotEquals("JAVA_TOOL_OPTIONS", env.path("name").asText(), "the JVM's trust store stays the JVM's");
+        }
+        String file = args(container()).stream().filter(arg -> arg.startsWith("--register-ca-file="))
+                .map(arg -> arg.substring("--register-ca-file=".length())).findFirst().orElseThrow();
+        JsonNode mount = mount(container(), Path.of(file).getParent().toString());
+        assertTrue(mount.path("readOnly").asBoolean(), mount.toString());
+        JsonNode secret = volume(pod, mount.path("name").asText()).path("secret");
+        assertEquals("device-identity-registration-service-tls", secret.path("secretName").asText());
+        assertEquals(1, secret.path("items").size(), secret.toString());
+        assertEquals("ca.crt", secret.path("items").get(0).path("key").asText());
+        assertEquals(Path.of(file).getFileName().toString(), secret.path("items").get(0).path("path").asText());
+    }
+
+    /**
+     * The Job's args with its CA files pointed at readable files here and the token read from a variable this JVM
+     * has, since the mounted files and REGISTRATION_TOKENS exist in the pod only.
+     */
+    private static List<String> jobArgs(Path ca, Path registrationCa) throws Exception {
+        List<String> args = new ArrayList<>();
+        for (String arg : args(container())) {
+            if (arg.startsWith("--ca-file=")) {
+                arg = "--ca-file=" + ca;
+            } else if (arg.startsWith("--register-ca-file=")) {
+                arg = "--register-ca-file=" + registrationCa;
+            } else if (arg.startsWith("--registration-token-env=")) {
+                arg = "--registration-token-env=PATH";
+            }
+            args.add(arg);
+        }
+        return args;
+    }
+
+    /** ProbeCommand.settings(): the probe's whole parsing and validation, without running anything. */
+    private static ProbeSettings settings(List<String> args) {
+        CommandLine commandLine = Qos2Probe.commandLine();
+        commandLine.parseArgs(args.toArray(String[]::new));
+        return ((ProbeCommand) commandLine.getCommand()).settings();
     }
 
     /** --ca-file is the ca.crt of EMQX's certificate Secret, the only key mounted, read-only. */
@@ -115,60 +172,6 @@ class JobArgsTest {
         assertEquals(1, secret.path("items").size(), secret.toString());
         assertEquals("ca.crt", secret.path("items").get(0).path("key").asText());
         assertEquals("ca.crt", secret.path("items").get(0).path("path").asText());
-    }
-
-    /**
-     * The init container's script, as the YAML has it, run with this JDK's keytool (the image's JAVA_HOME) on a CA of
-     * the project's local-ca.sh; the JVM options of the probe's container then load that store, and it trusts a
-     * certificate the CA signed: the JVM's HTTP client (registration over HTTPS) trusts the release's CA.
-     */
-    @Test
-    void theInitContainersTrustStoreIsTheOneTheProbesJvmTrusts(@TempDir Path dir) throws Exception {
-        JsonNode pod = job().path("spec").path("template").path("spec");
-        JsonNode init = pod.path("initContainers");
-        assertEquals(1, init.size());
-        JsonNode trustStore = init.get(0);
-        assertEquals(container().path("image").asText(), trustStore.path("image").asText(), "the probe's own JDK");
-        JsonNode caMount = mount(trustStore, "/registration-ca");
-        JsonNode secret = volume(pod, caMount.path("name").asText()).path("secret");
-        assertEquals("device-identity-registration-service-tls", secret.path("secretName").asText());
-        assertEquals("ca.crt", secret.path("items").get(0).path("key").asText());
-        JsonNode trustMount = mount(trustStore, "/trust");
-        assertEquals(trustMount.path("name").asText(), mount(container(), "/trust").path("name").asText(),
-                "the probe's container reads the store the init container wrote");
-        assertTrue(volume(pod, trustMount.path("name").asText()).has("emptyDir"));
-
-        LocalCa ca = LocalCa.in(dir.resolve("ca")).issue("registration-service");
-        Path registrationCa = Files.createDirectories(dir.resolve("registration-ca"));
-        Files.copy(ca.caCertificate(), registrationCa.resolve("ca.crt"));
-        Path trust = Files.createDirectories(dir.resolve("trust"));
-        List<String> command = new ArrayList<>();
-        trustStore.path("command").forEach(c -> command.add(c.asText()));
-        assertEquals(List.of("/bin/sh", "-c"), command);
-        String script = trustStore.path("args").get(0).asText()
-                .replace("/registration-ca/", registrationCa + "/").replace("/trust/", trust + "/");
-        ProcessBuilder builder = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true);
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        Process keytool = builder.start();
-        String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(keytool.waitFor(60, TimeUnit.SECONDS), output);
-        assertEquals(0, keytool.exitValue(), output);
-
-        Map<String, String> jvm = systemProperties(env(container(), "JAVA_TOOL_OPTIONS").path("value").asText());
-        assertTrue(jvm.get("javax.net.ssl.trustStore").startsWith(trustMount.path("mountPath").asText() + "/"),
-                jvm.toString());
-        Path store = trust.resolve(Path.of(jvm.get("javax.net.ssl.trustStore")).getFileName());
-        KeyStore keyStore = KeyStore.getInstance(jvm.get("javax.net.ssl.trustStoreType"));
-        try (InputStream in = Files.newInputStream(store)) {
-            keyStore.load(in, jvm.get("javax.net.ssl.trustStorePassword").toCharArray());
-        }
-        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        factory.init(keyStore);
-        X509TrustManager trustManager = (X509TrustManager) factory.getTrustManagers()[0];
-        X509Certificate leaf = ca.leaf("registration-service");
-        // Throws when the chain does not lead to a trusted CA.
-        trustManager.checkServerTrusted(new X509Certificate[] {leaf}, "ECDHE_ECDSA");
-        assertEquals(1, keyStore.size(), "the release's CA only");
     }
 
     @Test
@@ -224,16 +227,5 @@ class JobArgsTest {
             }
         }
         throw new AssertionError("no volume " + name);
-    }
-
-    /** The -Dname=value options of a JAVA_TOOL_OPTIONS value. */
-    private static Map<String, String> systemProperties(String options) {
-        Map<String, String> properties = new HashMap<>();
-        for (String option : options.trim().split("\\s+")) {
-            if (option.startsWith("-D") && option.contains("=")) {
-                properties.put(option.substring(2, option.indexOf('=')), option.substring(option.indexOf('=') + 1));
-            }
-        }
-        return properties;
     }
 }
