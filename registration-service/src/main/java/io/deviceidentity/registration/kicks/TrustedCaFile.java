@@ -1,19 +1,18 @@
 package io.deviceidentity.registration.kicks;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
-import java.util.Collection;
 
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.SSLException;
+
+import io.netty.handler.ssl.JdkSslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
 
 /**
  * A PEM bundle of CA certificates that a TLS client trusts instead of the JVM's, re-read when its content changes:
@@ -73,25 +72,12 @@ final class TrustedCaFile {
         }
     }
 
+    /** Netty (Vert.x's, in every Quarkus service) reads the PEM bundle; a JDK context is what the HTTP client takes. */
     private SSLContext contextOf(byte[] pem) {
-        try (InputStream in = new java.io.ByteArrayInputStream(pem)) {
-            Collection<? extends Certificate> certificates = CertificateFactory.getInstance("X.509")
-                    .generateCertificates(in);
-            if (certificates.isEmpty()) {
-                throw new IllegalStateException("identity.kicks.emqx-api-ca-file " + file + " holds no certificate");
-            }
-            KeyStore trust = KeyStore.getInstance("PKCS12");
-            trust.load(null, null);
-            int i = 0;
-            for (Certificate certificate : certificates) {
-                trust.setCertificateEntry("ca-" + i++, certificate);
-            }
-            TrustManagerFactory managers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            managers.init(trust);
-            SSLContext tls = SSLContext.getInstance("TLS");
-            tls.init(null, managers.getTrustManagers(), null);
-            return tls;
-        } catch (GeneralSecurityException | IOException e) {
+        try {
+            return ((JdkSslContext) SslContextBuilder.forClient().sslProvider(SslProvider.JDK)
+                    .trustManager(new ByteArrayInputStream(pem)).build()).context();
+        } catch (SSLException | IllegalArgumentException e) {
             throw new IllegalStateException("identity.kicks.emqx-api-ca-file " + file + " is not a PEM CA bundle: "
                     + e.getMessage(), e);
         }
