@@ -54,7 +54,7 @@ class RegistrationOverHttpsTest {
 
     @Test
     void devicesAreRegisteredAndRevokedOverHttpsTrustingTheGivenCa() throws Exception {
-        DeviceRegistrar registrar = new DeviceRegistrar(devicesUrl("127.0.0.1"), TOKEN, Duration.ofSeconds(10),
+        DeviceRegistrar registrar = new DeviceRegistrar(devicesUrl("127.0.0.1"), TOKEN, Duration.ofSeconds(30),
                 ca.caCertificate());
         registrar.register("probe-1", "a-random-password-of-the-run", List.of());
         registrar.revoke("probe-1");
@@ -65,7 +65,7 @@ class RegistrationOverHttpsTest {
     @Test
     void aServerOfAnotherCaIsRefusedWithAClearErrorAndNeverSentTheRequest() throws Exception {
         LocalCa other = LocalCa.in(dir.resolve("other"));
-        DeviceRegistrar registrar = new DeviceRegistrar(devicesUrl("127.0.0.1"), TOKEN, Duration.ofSeconds(10),
+        DeviceRegistrar registrar = new DeviceRegistrar(devicesUrl("127.0.0.1"), TOKEN, Duration.ofSeconds(30),
                 other.caCertificate());
         IOException refused = assertThrows(IOException.class,
                 () -> registrar.register("probe-1", "a-random-password-of-the-run", List.of()));
@@ -78,7 +78,7 @@ class RegistrationOverHttpsTest {
 
     @Test
     void withoutACaFileTheJvmsTrustStoreDoesNotTrustTheReleasesCa() throws Exception {
-        DeviceRegistrar registrar = new DeviceRegistrar(devicesUrl("127.0.0.1"), TOKEN, Duration.ofSeconds(10), null);
+        DeviceRegistrar registrar = new DeviceRegistrar(devicesUrl("127.0.0.1"), TOKEN, Duration.ofSeconds(30), null);
         IOException refused = assertThrows(IOException.class, () -> registrar.revoke("probe-1"));
         assertTrue(refused.getMessage().contains("the JVM's trust store"), refused.getMessage());
         assertEquals(List.of(), requests);
@@ -87,7 +87,7 @@ class RegistrationOverHttpsTest {
     @Test
     void aCertificateThatDoesNotNameTheHostIsRefused() throws Exception {
         // local-ca.sh's leaves name localhost and 127.0.0.1; 127.0.0.2 is a loopback address they do not carry.
-        DeviceRegistrar registrar = new DeviceRegistrar(devicesUrl("127.0.0.2"), TOKEN, Duration.ofSeconds(10),
+        DeviceRegistrar registrar = new DeviceRegistrar(devicesUrl("127.0.0.2"), TOKEN, Duration.ofSeconds(30),
                 ca.caCertificate());
         assertThrows(IOException.class, () -> registrar.revoke("probe-1"));
         assertEquals(List.of(), requests);
