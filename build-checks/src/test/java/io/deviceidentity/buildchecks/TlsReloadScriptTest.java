@@ -221,14 +221,24 @@ class TlsReloadScriptTest {
         return Files.exists(flag) ? Files.readAllLines(flag).size() : 0;
     }
 
-    /** Re-issues {@code name}'s leaf in the stack's TLS directory, readable by the server as stack.sh leaves it. */
+    /**
+     * Re-issues {@code name}'s leaf as a renewal reaches a pod: made elsewhere with the owner and mode the server
+     * needs, then moved into place (a Secret volume swaps its files atomically too). Issuing in place would let the
+     * watcher see the new content while the key is still unreadable by the server, and a later chown changes no
+     * content for it to see.
+     */
     private static BigInteger renew(String name) throws Exception {
         Path tls = stackDir.resolve("tls");
-        Process issue = start(List.of("sh", "-c", "'" + Repo.ROOT.resolve("scripts/local-ca.sh") + "' issue '" + tls
-                + "' " + name + " && chmod 600 '" + tls + "/" + name + ".key' && if [ \"$(id -u)\" = 0 ]; then chown"
-                + " postgres: '" + tls + "/" + name + ".crt' '" + tls + "/" + name + ".key'; fi"));
-        assertTrue(issue.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, issue.exitValue(), log(issue));
+        Path staging = Files.createTempDirectory(stackDir, "renew-");
+        Files.copy(tls.resolve("ca.crt"), staging.resolve("ca.crt"));
+        Files.copy(tls.resolve("ca.key"), staging.resolve("ca.key"));
+        String issue = "set -e; '" + Repo.ROOT.resolve("scripts/local-ca.sh") + "' issue '" + staging + "' " + name
+                + "; cd '" + staging + "'; chmod 600 " + name + ".key; if [ \"$(id -u)\" = 0 ]; then chown postgres: "
+                + name + ".crt " + name + ".key; fi; mv -f " + name + ".key '" + tls + "/'; mv -f " + name + ".crt '"
+                + tls + "/'";
+        Process renewal = start(List.of("sh", "-c", issue));
+        assertTrue(renewal.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, renewal.exitValue(), log(renewal));
         return ca.leaf(name).getSerialNumber();
     }
 
