@@ -26,8 +26,8 @@
 # static manifest of cert-manager's GitHub release CERT_MANAGER_VERSION (cert-manager.yaml, `kubectl apply -f`)
 # when the CRD certificates.cert-manager.io is missing, on kind and minikube alike, and waits until cert-manager,
 # cert-manager-webhook and cert-manager-cainjector are Available and the webhook admits an Issuer. A cluster with a
-# cert-manager of its own keeps it. The Jobs in k8s/jobs/ mount the ca.crt of the Secret they verify against. One
-# default is off: EMQX's client certificate towards auth-service (mutual TLS), as ci/kind-values.yaml explains.
+# cert-manager of its own keeps it. The Jobs in k8s/jobs/ mount the ca.crt of the Secret they verify against, and
+# the load Job, which calls auth-service as EMQX does, presents EMQX's client certificate (mutual TLS stays on).
 #
 # Images: the services' <module>/src/main/docker/Dockerfile.$IMAGE_VARIANT and loadtest/Dockerfile. jvm expects
 # `mvn package` output in target/quarkus-app; native builds the services' native executables inside the Mandrel
