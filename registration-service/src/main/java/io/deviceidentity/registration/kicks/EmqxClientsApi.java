@@ -62,12 +62,12 @@ public final class EmqxClientsApi {
         String scheme = URI.create(baseUrl).getScheme(); // refuses a malformed URL at start, not at the first kick
         if (!"http".equals(scheme) && !"https".equals(scheme)) {
             throw new IllegalStateException("identity.kicks.emqx-api-url must be an http:// or https:// URL, got "
-                    + baseUrl);
+                    + shown(baseUrl));
         }
         if (caFile.isPresent() && !"https".equals(scheme)) {
             throw new IllegalStateException("identity.kicks.emqx-api-ca-file is set but identity.kicks.emqx-api-url is "
-                    + baseUrl + ": a CA only protects an https:// URL, and over http:// the API key would cross in"
-                    + " clear (docs/security.md#encryption-hop-by-hop)");
+                    + shown(baseUrl) + ": a CA only protects an https:// URL, and over http:// the API key would cross"
+                    + " in clear (docs/security.md#encryption-hop-by-hop)");
         }
         this.base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.authorization = "Basic " + Base64.getEncoder()
@@ -89,6 +89,19 @@ public final class EmqxClientsApi {
         trustedCa.map(TrustedCaFile::current).filter(TrustedCaFile.Current::changed)
                 .ifPresent(renewed -> http = client(Optional.of(renewed.context())));
         return http;
+    }
+
+    /**
+     * The URL as it may be logged or shown in {@code /q/health}: without the user-info part ({@code user:secret@}),
+     * which somebody may have put there although the key goes in its own settings, and without a query.
+     */
+    static String shown(String url) {
+        URI uri = URI.create(url);
+        if (uri.getRawUserInfo() == null && uri.getRawQuery() == null) {
+            return url;
+        }
+        String port = uri.getPort() < 0 ? "" : ":" + uri.getPort();
+        return uri.getScheme() + "://" + uri.getHost() + port + (uri.getRawPath() == null ? "" : uri.getRawPath());
     }
 
     /** The URL the kick of {@code clientId} is sent to. */

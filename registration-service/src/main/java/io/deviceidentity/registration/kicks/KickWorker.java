@@ -31,6 +31,7 @@ public class KickWorker {
     private static final Duration ERROR_LOG_EVERY = Duration.ofMinutes(1);
 
     private final Optional<KickDelivery> delivery;
+    /** The configured URL as it may be logged and shown ({@link EmqxClientsApi#shown}). */
     private final Optional<String> apiUrl;
     private final Optional<java.nio.file.Path> caFile;
     private final Duration pollInterval;
@@ -42,7 +43,8 @@ public class KickWorker {
     private volatile String lastError = "";
 
     public KickWorker(KickConfig config, AgroalDataSource dataSource, MeterRegistry registry) {
-        this.apiUrl = config.emqxApiUrl().filter(url -> !url.isBlank());
+        Optional<String> configuredUrl = config.emqxApiUrl().filter(url -> !url.isBlank());
+        this.apiUrl = configuredUrl.map(EmqxClientsApi::shown);
         this.caFile = config.emqxApiCaFile();
         this.pollInterval = config.pollInterval();
         this.batchSize = config.batchSize();
@@ -50,8 +52,8 @@ public class KickWorker {
             throw new IllegalArgumentException("identity.kicks.batch-size must be 1..1000, got " + batchSize);
         }
         Clock clock = Clock.systemUTC();
-        this.metrics = new KickMetrics(registry, clock, apiUrl.isPresent());
-        this.delivery = apiUrl.map(url -> new KickDelivery(new KickOutbox(dataSource),
+        this.metrics = new KickMetrics(registry, clock, configuredUrl.isPresent());
+        this.delivery = configuredUrl.map(url -> new KickDelivery(new KickOutbox(dataSource),
                 new EmqxClientsApi(url, required(config.emqxApiKey(), "emqx-api-key"),
                         required(config.emqxApiSecret(), "emqx-api-secret"), config.requestTimeout(),
                         config.emqxApiCaFile()),

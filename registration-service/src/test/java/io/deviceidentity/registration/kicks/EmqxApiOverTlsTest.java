@@ -106,6 +106,20 @@ class EmqxApiOverTlsTest {
     }
 
     @Test
+    void aSecretPutIntoTheUrlIsNeverShownInTheLogOrAStartRefusal() {
+        assertEquals("https://emqx.mqtt.svc:18084/base", EmqxClientsApi.shown("https://key:hunter2@emqx.mqtt.svc:18084/base?x=hunter2"));
+        assertEquals("https://emqx:18084", EmqxClientsApi.shown("https://emqx:18084"));
+        IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> new EmqxClientsApi("http://key:hunter2@127.0.0.1:" + emqx.port(), "kick-key", "kick-secret",
+                        TIMEOUT, Optional.of(ca.caCertificate())));
+        assertFalse(refused.getMessage().contains("hunter2"), refused.getMessage());
+        IllegalStateException scheme = assertThrows(IllegalStateException.class,
+                () -> new EmqxClientsApi("ftp://key:hunter2@127.0.0.1:1", "kick-key", "kick-secret", TIMEOUT,
+                        Optional.empty()));
+        assertFalse(scheme.getMessage().contains("hunter2"), scheme.getMessage());
+    }
+
+    @Test
     void aUrlThatIsNeitherHttpNorHttpsIsRefusedAtStart() {
         assertThrows(IllegalStateException.class,
                 () -> new EmqxClientsApi("ftp://127.0.0.1:1", "kick-key", "kick-secret", TIMEOUT, Optional.empty()));
