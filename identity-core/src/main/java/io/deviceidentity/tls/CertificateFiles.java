@@ -13,13 +13,14 @@ import java.util.List;
 /**
  * The PEM files one TLS configuration is made of (certificate, key, and the client CA where there is one), and a
  * digest of their content, so that {@link CertificateReload} swaps the listener's certificate only when a file
- * actually changed. The digest stays in memory; nothing of a key's content is ever logged.
+ * actually changed (and registration-service's kick client re-reads its CA bundle only then). The digest stays in
+ * memory; nothing of a key's content is ever logged.
  */
-final class CertificateFiles {
+public final class CertificateFiles {
 
     private final List<Path> files;
 
-    CertificateFiles(List<Path> files) {
+    public CertificateFiles(List<Path> files) {
         this.files = List.copyOf(files);
     }
 
@@ -27,7 +28,7 @@ final class CertificateFiles {
      * A SHA-256 over every file's bytes in order, a missing file counted as such (so that its return is a change);
      * null when a file cannot be read now (a renewal being written): the caller keeps what it has and looks again.
      */
-    byte[] digest() {
+    public byte[] digest() {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             for (Path file : files) {
@@ -47,7 +48,7 @@ final class CertificateFiles {
         }
     }
 
-    static boolean same(byte[] a, byte[] b) {
+    public static boolean same(byte[] a, byte[] b) {
         return a != null && b != null && MessageDigest.isEqual(a, b);
     }
 

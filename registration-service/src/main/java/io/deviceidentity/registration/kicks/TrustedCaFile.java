@@ -4,8 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.util.List;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
@@ -13,6 +12,8 @@ import javax.net.ssl.SSLException;
 import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
+
+import io.deviceidentity.tls.CertificateFiles;
 
 /**
  * A PEM bundle of CA certificates that a TLS client trusts instead of the JVM's, re-read when its content changes:
@@ -22,15 +23,16 @@ import io.netty.handler.ssl.SslProvider;
 final class TrustedCaFile {
 
     private final Path file;
+    private final CertificateFiles content;
     private byte[] digest;
     private SSLContext context;
 
     /** Reads the bundle now, so that a missing or malformed file stops the service at start, not at the first kick. */
     TrustedCaFile(Path file) {
         this.file = file;
-        byte[] content = read();
-        this.context = contextOf(content);
-        this.digest = sha256(content);
+        this.content = new CertificateFiles(List.of(file));
+        this.digest = content.digest();
+        this.context = contextOf(read());
     }
 
     /**
@@ -38,30 +40,20 @@ final class TrustedCaFile {
      * A file that cannot be read or parsed right now (a renewal being written) keeps the last good context.
      */
     synchronized Current current() {
-        byte[] content;
-        try {
-            content = Files.readAllBytes(file);
-        } catch (IOException unreadable) {
-            return new Current(context, false);
-        }
-        byte[] now = sha256(content);
-        if (MessageDigest.isEqual(now, digest)) {
+        byte[] now = content.digest();
+        if (now == null || CertificateFiles.same(now, digest)) {
             return new Current(context, false);
         }
         try {
-            context = contextOf(content);
+            context = contextOf(Files.readAllBytes(file));
             digest = now;
             return new Current(context, true);
-        } catch (IllegalStateException halfWritten) {
+        } catch (IOException | IllegalStateException halfWritten) {
             return new Current(context, false);
         }
     }
 
     record Current(SSLContext context, boolean changed) {
-    }
-
-    Path file() {
-        return file;
     }
 
     private byte[] read() {
@@ -80,14 +72,6 @@ final class TrustedCaFile {
         } catch (SSLException | IllegalArgumentException e) {
             throw new IllegalStateException("identity.kicks.emqx-api-ca-file " + file + " is not a PEM CA bundle: "
                     + e.getMessage(), e);
-        }
-    }
-
-    private static byte[] sha256(byte[] content) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(content);
-        } catch (NoSuchAlgorithmException impossible) {
-            throw new IllegalStateException("SHA-256 is part of every Java platform", impossible);
         }
     }
 }
