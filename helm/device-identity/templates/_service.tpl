@@ -111,6 +111,8 @@ data:
 {{- $root := .root -}}
 {{- $svc := index $root.Values .key -}}
 {{- $ctx := . -}}
+{{- $kicks := include "device-identity.kicks" $root | fromJson -}}
+{{- $kickCa := and (eq .component "registration-service") $kicks.caSecret -}}
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -189,7 +191,6 @@ spec:
                 secretKeyRef:
                   name: {{ include "device-identity.tokensSecretName" $root }}
                   key: tokens
-            {{- $kicks := include "device-identity.kicks" $root | fromJson }}
             {{- if $kicks.enabled }}
             - name: IDENTITY_KICKS_EMQX_API_KEY
               valueFrom:
@@ -235,8 +236,7 @@ spec:
             - name: tmp
               mountPath: /tmp
             {{- include "device-identity.tls.serviceMounts" . | nindent 12 }}
-            {{- $kickCa := (include "device-identity.kicks" $root | fromJson).caSecret }}
-            {{- if and (eq .component "registration-service") $kickCa }}
+            {{- if $kickCa }}
             - name: emqx-api-ca
               mountPath: /etc/device-identity/emqx-api-ca
               readOnly: true
@@ -246,8 +246,7 @@ spec:
           emptyDir:
             sizeLimit: 64Mi
         {{- include "device-identity.tls.serviceVolumes" . | nindent 8 }}
-        {{- $kickCa := (include "device-identity.kicks" $root | fromJson).caSecret }}
-        {{- if and (eq .component "registration-service") $kickCa }}
+        {{- if $kickCa }}
         - name: emqx-api-ca
           secret:
             secretName: {{ $kickCa }}
