@@ -4,10 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
@@ -101,6 +106,38 @@ class DatabaseCertificateReloadChartTest {
         Chart.Rendered fast = Chart.render(Chart.set("tls.databaseReload.periodSeconds", 15));
         assertEquals("15", container(pgbouncer(fast), "tls-reload").getCommand().get(2));
         assertTrue(String.join("\n", container(postgresql(fast), "roles").getArgs()).contains(SCRIPT + " 15 "));
+    }
+
+    /**
+     * The argument lists the chart gives the watcher are taken by the real script: it starts watching (a usage error
+     * would exit 2 at once) and runs until stopped. The files do not exist here, which it reports and waits out.
+     */
+    @Test
+    void theRealScriptAcceptsTheArgumentListsTheChartRenders() throws Exception {
+        String shipped = Chart.DIR.resolve("files/tls-reload.sh").toString();
+        List<String> sidecar = new ArrayList<>(container(pgbouncer(DEFAULTS), "tls-reload").getCommand());
+        sidecar.set(sidecar.indexOf(SCRIPT), shipped);
+        assertWatches(sidecar);
+        String roles = String.join("\n", container(postgresql(DEFAULTS), "roles").getArgs()).lines()
+                .map(String::trim).filter(line -> line.startsWith("exec /bin/sh " + SCRIPT)).findFirst().orElseThrow();
+        assertWatches(List.of("/bin/sh", "-c", roles.replace(SCRIPT, shipped)));
+    }
+
+    private static void assertWatches(List<String> command) throws Exception {
+        Path out = Files.createTempFile("tls-reload-", ".log");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        try {
+            Instant end = Instant.now().plusSeconds(60);
+            while (!Files.readString(out).contains("watching") && process.isAlive()
+                    && Instant.now().isBefore(end)) {
+                Thread.sleep(50);
+            }
+            String log = Files.readString(out);
+            assertTrue(process.isAlive() && log.contains("watching"), command + ":\n" + log);
+        } finally {
+            process.destroy();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
     }
 
     private static boolean mountedAt(Container container, String file) {
