@@ -43,7 +43,8 @@ import io.deviceidentity.overload.ServiceUnavailableException;
  *   <li>a cold check: denied {@code attempts_exhausted} (200, which ends EMQX's chain; never 429 or 503) when the
  *       source or the (client id, source) pair or the client id is over its failure budget ({@link AttemptBudget},
  *       shared by every replica; the source's wrong passwords are charged even beyond its budget, and while it has
- *       any charged its guess is taken before the hash, so guesses in flight count); otherwise joined to an
+ *       any charged its guess is taken before the hash, so guesses in flight count; when the shared counts would
+ *       have to be read first and bcrypt is saturated, 503 overload at once, without that read); otherwise joined to an
  *       identical check in flight if there is one ({@link IdenticalChecks}), or connection turn-taking and bcrypt
  *       on the {@link BcryptExecutor}, admitted by waiting time (saturated → 503 overload at once); a match writes a
  *       verifier after the answer, a mismatch is charged to every budget.</li>
@@ -175,6 +176,13 @@ public class Authenticator {
         }
         if (sources.guessesExhausted(source)) {
             return decided(AuthnOutcome.deny(ATTEMPTS_EXHAUSTED));
+        }
+        if (!attempts.decidesWithoutReading(clientId, source)) {
+            // The budget would be read first, a second database step, and bcrypt could not take the check now: in a
+            // storm, the first attempt of every device. Refused as the hash would be, without the read. A device over
+            // its budget is then answered 503, as every cold check is while bcrypt is saturated, not denied: the
+            // budget is read at a retry that bcrypt could take. Unknown, revoked and mis-named devices were denied above.
+            bcrypt.refuseIfSaturated(deadline);
         }
         return attempts.allows(clientId, source, deadline).thenCompose(allowed -> {
             if (!allowed) {

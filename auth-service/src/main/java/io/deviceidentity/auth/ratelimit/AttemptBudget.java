@@ -143,17 +143,9 @@ public class AttemptBudget {
         }
         long wall = wallMillis.getAsLong();
         long window = window(wall);
-        Count[] counts = {count(new Key(clientId, source, window)),
-                count(new Key(clientId, FailureStore.ANY_SOURCE, window)),
-                count(new Key(clientId, source, window - 1)),
-                count(new Key(clientId, FailureStore.ANY_SOURCE, window - 1))};
+        Count[] counts = counts(clientId, source, window);
         double previousWeight = 1 - (wall % (periodSeconds * 1000)) / (periodSeconds * 1000.0);
-        long now = nanos.getAsLong();
-        boolean fresh = true;
-        for (Count count : counts) {
-            fresh &= fresh(count, now);
-        }
-        if (fresh) {
+        if (fresh(counts)) {
             return CompletableFuture.completedFuture(within(counts, previousWeight));
         }
         return database.run(deadline, DatabaseLane.Share.KNOWN, () -> {
@@ -170,6 +162,52 @@ public class AttemptBudget {
             // Unreadable shared counts: decide on this replica's own (they bound what it does).
             return within(counts, previousWeight);
         });
+    }
+
+    /**
+     * Whether {@link #allows} would decide at once, from counts this replica learnt lately, rather than read the
+     * shared ones first (always when the budget is off). The read is a database step like the credential's: a caller
+     * that could not use a "yes" now (bcrypt saturated) skips it.
+     */
+    public boolean decidesWithoutReading(String clientId, String source) {
+        if (!config.enabled()) {
+            return true;
+        }
+        long window = window(wallMillis.getAsLong());
+        long now = nanos.getAsLong();
+        // Looked up, not created: a device seen for the first time has no counts yet, and a refused check adds none.
+        for (Key key : keys(clientId, source, window)) {
+            Count count = counts.getIfPresent(key);
+            if (count == null || !fresh(count, now)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Key[] keys(String clientId, String source, long window) {
+        return new Key[] {new Key(clientId, source, window), new Key(clientId, FailureStore.ANY_SOURCE, window),
+                new Key(clientId, source, window - 1), new Key(clientId, FailureStore.ANY_SOURCE, window - 1)};
+    }
+
+    /** The pair's and the client id's counts, this window's and the previous one's, in {@link #within}'s order. */
+    private Count[] counts(String clientId, String source, long window) {
+        Key[] keys = keys(clientId, source, window);
+        Count[] counts = new Count[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            counts[i] = count(keys[i]);
+        }
+        return counts;
+    }
+
+    private boolean fresh(Count[] counts) {
+        long now = nanos.getAsLong();
+        for (Count count : counts) {
+            if (!fresh(count, now)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** One failed check of (client id, source): counted here at once, shared with the next write. */

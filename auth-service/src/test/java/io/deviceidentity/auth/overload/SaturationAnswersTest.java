@@ -126,6 +126,46 @@ class SaturationAnswersTest {
     }
 
     @Test
+    void aDeviceSeenForTheFirstTimeWhileBcryptIsSaturatedIsRefusedWithoutReadingItsFailureBudget() throws Exception {
+        String id = uniqueId("first-seen");
+        String password = device(id).store();
+        CountDownLatch release = new CountDownLatch(1);
+        List<CompletableFuture<Boolean>> occupied = BcryptSaturation.saturate(bcrypt, release);
+        try (Connection locker = directConnection()) {
+            locker.setAutoCommit(false);
+            try (Statement lock = locker.createStatement()) {
+                lock.execute("LOCK TABLE authn_failures IN ACCESS EXCLUSIVE MODE");
+            }
+            // Its credential is read (that table is free); a read of its budget would wait for the lock inside
+            // PostgreSQL, where it stays visible until the rollback, whatever the service does meanwhile.
+            CompletableFuture<Response> answer = CompletableFuture.supplyAsync(() -> authn(id, password));
+            while (!answer.isDone()) {
+                assertEquals(0, lockWaitersOn(locker, "authn_failures"), "the failure budget was read");
+                Thread.sleep(10);
+            }
+            Response refused = answer.join();
+            assertEquals(503, refused.statusCode(), refused.asString());
+            assertEquals("overload", refused.jsonPath().getString("reason"));
+            assertEquals(0, lockWaitersOn(locker, "authn_failures"), "the failure budget was read");
+            locker.rollback();
+        } finally {
+            release.countDown();
+        }
+        occupied.forEach(task -> task.handle((value, failure) -> true).join());
+        // With bcrypt free again the budget is read and the device allowed.
+        assertEquals("allow", authn(id, password).jsonPath().getString("result"));
+    }
+
+    private static int lockWaitersOn(Connection connection, String table) throws SQLException {
+        try (Statement query = connection.createStatement();
+                var count = query.executeQuery("SELECT count(*) FROM pg_locks WHERE NOT granted"
+                        + " AND relation = '" + table + "'::regclass")) {
+            count.next();
+            return count.getInt(1);
+        }
+    }
+
+    @Test
     void aRequestFindingEveryDatabaseThreadBusyIsRefusedAtOnceAndTheBreakerStaysClosed() throws Exception {
         // Devices this replica has read already (known to exist: their reads may take every thread, where unknown ids
         // get only the unreserved ones), presenting another username: their answer (deny) needs the read and
