@@ -1,5 +1,7 @@
 package io.deviceidentity.metrics;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -30,8 +32,15 @@ public class Outcomes {
 
     private static final Logger LOG = Logger.getLogger("io.deviceidentity.outcome");
 
+    /** Counters are found once per label set, not built per answer: results and reasons are a small fixed set. */
+    private static final int MAX_CACHED_COUNTERS = 1024;
+
     private final MeterRegistry registry;
     private final RefusalSummary refusals;
+    private final Map<CounterKey, Counter> counters = new ConcurrentHashMap<>();
+
+    private record CounterKey(String metric, String operation, String result, String reason) {
+    }
 
     @Inject
     public Outcomes(MeterRegistry registry, OverloadConfig config) {
@@ -51,15 +60,7 @@ public class Outcomes {
 
     public void record(String metric, String operation, String clientId, Deadline deadline, int status,
             String result, String reason) {
-        Counter.Builder counter = Counter.builder(metric)
-                .tag(MetricNames.TAG_RESULT, result)
-                .tag(MetricNames.TAG_REASON, reason);
-        if (MetricNames.REGISTRATION_OUTCOMES.equals(metric)) {
-            // registration-service answers several operations under one metric: which one (put, get, delete,
-            // import) tells a failing import from failing reads. authn/authz have a metric each.
-            counter.tag(MetricNames.TAG_OPERATION, operation.substring(operation.indexOf('.') + 1));
-        }
-        counter.register(registry).increment();
+        counter(metric, operation, result, reason).increment();
         boolean summarised = status == 503 && refusals.summarises();
         if (summarised ? LOG.isDebugEnabled() : LOG.isInfoEnabled()) {
             LOG.logf(summarised ? Logger.Level.DEBUG : Logger.Level.INFO,
@@ -73,5 +74,26 @@ public class Outcomes {
                         line.spanNanos() / 1_000_000);
             }
         }
+    }
+
+    private Counter counter(String metric, String operation, String result, String reason) {
+        CounterKey key = new CounterKey(metric, operation, result, reason);
+        Counter counter = counters.get(key);
+        if (counter != null) {
+            return counter;
+        }
+        Counter.Builder builder = Counter.builder(metric)
+                .tag(MetricNames.TAG_RESULT, result)
+                .tag(MetricNames.TAG_REASON, reason);
+        if (MetricNames.REGISTRATION_OUTCOMES.equals(metric)) {
+            // registration-service answers several operations under one metric: which one (put, get, delete,
+            // import) tells a failing import from failing reads. authn/authz have a metric each.
+            builder.tag(MetricNames.TAG_OPERATION, operation.substring(operation.indexOf('.') + 1));
+        }
+        counter = builder.register(registry);
+        if (counters.size() < MAX_CACHED_COUNTERS) {
+            counters.putIfAbsent(key, counter);
+        }
+        return counter;
     }
 }
