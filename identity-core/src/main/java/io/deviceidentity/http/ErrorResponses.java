@@ -32,9 +32,10 @@ public class ErrorResponses {
     public static Answer answerFor(Throwable failure) {
         RuntimeException classified = BackendFailures.classify(failure);
         if (classified instanceof ServiceUnavailableException unavailable) {
-            return new Answer(json(Response.status(503).header("Retry-After", unavailable.retryAfterSeconds()),
-                    unavailable.reason().label(), unavailable.getMessage()),
-                    RESULT_UNAVAILABLE, unavailable.reason().label());
+            String reason = unavailable.reason().label();
+            return new Answer(Response.status(503).header("Retry-After", unavailable.retryAfterSeconds())
+                    .type(MediaType.APPLICATION_JSON_TYPE).entity(RefusalBodies.of(reason, unavailable.getMessage()))
+                    .build(), RESULT_UNAVAILABLE, reason);
         }
         if (classified instanceof InvalidRequestException invalid) {
             return new Answer(json(Response.status(invalid.status()), invalid.reason(), invalid.getMessage()),

@@ -3,6 +3,8 @@ package io.deviceidentity.auth.authn;
 import static jakarta.ws.rs.core.HttpHeaders.CONTENT_TYPE;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
 
 import jakarta.ws.rs.Consumes;
@@ -13,6 +15,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.deviceidentity.auth.acl.DeviceAcl;
@@ -40,6 +43,11 @@ public class AuthnResource {
     private final RequestAnswerer answerer;
     private final ObjectMapper json;
     private final SessionLife sessionLife;
+    /**
+     * Bodies of the answers that carry no device (deny, ignore), by result: in a flood of invented ids or a spray of
+     * guesses nearly every answer is one, so they are serialized once rather than per answer.
+     */
+    private final Map<String, byte[]> plainResults = new ConcurrentHashMap<>();
 
     public AuthnResource(Authenticator authenticator, RequestAnswerer answerer, ObjectMapper json,
             SessionLife sessionLife) {
@@ -70,7 +78,9 @@ public class AuthnResource {
     private Answer answer(AuthnOutcome outcome) {
         DeviceCredential device = outcome.device();
         if (device == null) {
-            return answer(AuthnAnswer.result(outcome.result()), outcome.result(), outcome.reason());
+            byte[] body = plainResults.computeIfAbsent(outcome.result(), this::render);
+            return new Answer(Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build(), outcome.result(),
+                    outcome.reason());
         }
         if (device.superuser()) {
             return answer(new AuthnAnswer(outcome.result(), true, null).withExpireAt(sessionLife.expireAt()),
@@ -82,6 +92,15 @@ public class AuthnResource {
         }
         return answer(new AuthnAnswer(outcome.result(), false, rules).withExpireAt(sessionLife.expireAt()),
                 outcome.result(), outcome.reason());
+    }
+
+    /** {@code {"result":"deny"}} and the like, the same for every device: rendered once (see the field). */
+    private byte[] render(String result) {
+        try {
+            return json.writeValueAsBytes(AuthnAnswer.result(result));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an answer without rules could not be written as JSON", e);
+        }
     }
 
     private static Answer answer(AuthnAnswer body, String result, String reason) {
