@@ -110,7 +110,7 @@ public class Authenticator {
             return decided(AuthnOutcome.deny(SOURCE_EXHAUSTED));
         }
         if (recentlyActive.contains(clientId)) {
-            bcrypt.refuseIfSaturated(deadline);
+            refuseIfBcryptWouldNow(deadline, connection);
         }
         DatabaseLane.Share share = knownToExist && !sourceExhausted ? DatabaseLane.Share.KNOWN
                 : DatabaseLane.Share.OTHER;
@@ -182,7 +182,7 @@ public class Authenticator {
             // storm, the first attempt of every device. Refused as the hash would be, without the read. A device over
             // its budget is then answered 503, as every cold check is while bcrypt is saturated, not denied: the
             // budget is read at a retry that bcrypt could take. Unknown, revoked and mis-named devices were denied above.
-            bcrypt.refuseIfSaturated(deadline);
+            refuseIfBcryptWouldNow(deadline, connection);
         }
         return attempts.allows(clientId, source, deadline).thenCompose(allowed -> {
             if (!allowed) {
@@ -233,14 +233,24 @@ public class Authenticator {
                     afterMatch(StoredPasswords.matches(scheme, request.password(), device.passwordHash()), request,
                             password, device, deadline));
         }
-        if (turns.hadItsTurn(connection) && bcrypt.overloaded()) {
-            throw ServiceUnavailableException.overload("bcrypt is saturated and this connection just had its turn");
-        }
+        refuseIfBcryptWouldNow(deadline, connection);
         return bcrypt.submit(deadline, () -> {
             boolean matches = StoredPasswords.matches(scheme, request.password(), device.passwordHash());
             turns.hashed(connection);
             return matches;
         }).thenApply(matches -> afterMatch(matches, request, password, device, deadline));
+    }
+
+    /**
+     * Refuses ({@code overload}) a check that bcrypt would refuse if it were submitted now: this connection just had
+     * its turn while the queue stands ({@link ConnectionTurns}), or the queue cannot admit it. Asked before the work
+     * that only a hash could use (a database read), so that a storm's refusals skip it.
+     */
+    private void refuseIfBcryptWouldNow(Deadline deadline, Object connection) {
+        if (turns.hadItsTurn(connection) && bcrypt.overloaded()) {
+            throw ServiceUnavailableException.overload("bcrypt is saturated and this connection just had its turn");
+        }
+        bcrypt.refuseIfSaturated(deadline);
     }
 
     private boolean afterMatch(boolean matches, AuthnRequest request, byte[] password, DeviceCredential device,
