@@ -110,7 +110,7 @@ pod_pin() {
 launch_pod() {
   local slot=$1 port=$2 cpu=$3 name=$4
   shift 4
-  local pid_file cg pin jvm_cpus=()
+  local pid_file cg pin jvm_cpus=() jit=()
   pid_file=$(pid_file_of "$slot")
   stop_pod "$slot"
   ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null \
@@ -120,7 +120,9 @@ launch_pod() {
   cg=$POD_CGROUP_DIR
   pin=$(pod_pin "$cpu")
   [[ -z "$cg" ]] && jvm_cpus=("-XX:ActiveProcessorCount=$(awk -v c="$cpu" 'BEGIN { n = int(c); if (n < c) n++; print n }')")
-  log "starting auth-service $slot ($name) on 127.0.0.1:$port: pod of $cpu vCPU (${cg:-no cgroup: taskset only}), CPU $pin"
+  # Below one CPU the chart runs a JVM image with C1 alone (authService.jvm.c1BelowOneCpu); the bench does the same.
+  if [[ "$BENCH_SUBCORE_JIT" == c1 ]] && awk -v c="$cpu" 'BEGIN { exit !(c < 1) }'; then jit=(-XX:TieredStopAtLevel=1); fi
+  log "starting auth-service $slot ($name) on 127.0.0.1:$port: pod of $cpu vCPU (${cg:-no cgroup: taskset only}), CPU $pin${jit[*]:+, JIT: C1 only}"
   (
     [[ -n "$cg" ]] && echo "$BASHPID" >"$cg/cgroup.procs"
     export IDENTITY_DB_HOST=127.0.0.1 IDENTITY_DB_PORT=$PGBOUNCER_PORT IDENTITY_DB_NAME=$DB_NAME
@@ -133,7 +135,7 @@ launch_pod() {
     export QUARKUS_LOG_CATEGORY__IO_DEVICEIDENTITY_OUTCOME__LEVEL=WARN
     # BENCH_AUTH_ENV (KEY=VALUE ...) and BENCH_AUTH_JAVA_OPTS change every pod of the run, to compare settings.
     # shellcheck disable=SC2086
-    exec env "$@" ${BENCH_AUTH_ENV:-} taskset -c "$pin" java -Xmx512m "${jvm_cpus[@]}" ${BENCH_AUTH_JAVA_OPTS:-} -jar "$AUTH_JAR"
+    exec env "$@" ${BENCH_AUTH_ENV:-} taskset -c "$pin" java -Xmx512m "${jvm_cpus[@]}" "${jit[@]}" ${BENCH_AUTH_JAVA_OPTS:-} -jar "$AUTH_JAR"
   ) >"$LOG_DIR/auth-service-$slot-$name.log" 2>&1 &
   echo $! >"$pid_file"
   POD_STARTED_AT[$slot]=$(date +%s.%N)

@@ -67,7 +67,9 @@
 # shared machine, as a node honours a pod's request], BENCH_OLD_CAPACITY_USERS [4: the old capacity measure, shown once], BENCH_INCIDENT_REPLICAS [2],
 # BENCH_INCIDENT_CPU [0.25], BENCH_INCIDENT_RATE [50 logins/s], BENCH_INCIDENT_POOL [8], BENCH_COLD_AT [15, seconds
 # into the storm], BENCH_COLD_DURATION [180s: a JVM start under a 0.25-vCPU quota took 40-120 s on the busy bench machine], BENCH_COLD_ON_JOIN ["reopen keep"], BENCH_COLD_SHOWN [30, seconds],
-# BENCH_READINESS_PERIOD [5s, the chart's readinessProbe]. Replicas listen on AUTH_PORT+1..+3. BENCH_ONLY names:
+# BENCH_READINESS_PERIOD [5s, the chart's readinessProbe], BENCH_SUBCORE_JIT [c1: a pod below one CPU runs its JVM
+# with C1 alone (-XX:TieredStopAtLevel=1), as the chart's JVM images do (authService.jvm.c1BelowOneCpu); tiered: the
+# JVM's default JIT]. Replicas listen on AUTH_PORT+1..+3. BENCH_ONLY names:
 # pod-0_25, pod-1, pod-2, incident-protected, incident-unprotected, incident-unprotected-pipelining-100,
 # incident-cold-replica.
 # The fast path's points: BENCH_FAST_PATH_KEYS [scripts/stack.sh's development key], BENCH_KNOWN_DEVICES [20000],
@@ -93,6 +95,7 @@ cd "$ROOT"
 : "${BENCH_JMH:=0}" "${BENCH_ONLY:=}"
 : "${BENCH_AUTH_CPU:=0.25 1}" "${BENCH_CURVE_CPU:=1}" "${BENCH_CGROUP:=auto}" "${BENCH_CGROUP_SHARES:=262144}" "${BENCH_OLD_CAPACITY_USERS:=4}"
 : "${BENCH_INCIDENT_REPLICAS:=2}" "${BENCH_INCIDENT_CPU:=0.25}" "${BENCH_INCIDENT_RATE:=50}" "${BENCH_INCIDENT_POOL:=8}"
+: "${BENCH_SUBCORE_JIT:=c1}"
 : "${BENCH_COLD_AT:=15}" "${BENCH_COLD_DURATION:=180s}" "${BENCH_COLD_ON_JOIN:=reopen keep}" "${BENCH_COLD_SHOWN:=30}"
 : "${BENCH_READINESS_PERIOD:=5s}"
 BENCH_ONLY=${BENCH_ONLY//,/ }
@@ -132,6 +135,7 @@ log() { printf '[bench] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 # shellcheck source=scripts/bench-pods.sh
 . "$ROOT/scripts/bench-pods.sh"
+[[ "$BENCH_SUBCORE_JIT" == c1 || "$BENCH_SUBCORE_JIT" == tiered ]] || die "BENCH_SUBCORE_JIT: c1 or tiered, not $BENCH_SUBCORE_JIT"
 pod_cgroup_detect
 
 # The stack script runs PostgreSQL/PgBouncer; pinning it pins them (children inherit the CPU affinity).

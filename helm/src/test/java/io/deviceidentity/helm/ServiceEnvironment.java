@@ -45,9 +45,22 @@ record ServiceEnvironment(String service, Set<String> reads, Set<String> require
     /** Build-time keys for the manifest itself: not read at run time. */
     private static final List<String> BUILD_TIME_PREFIXES = List.of("quarkus.kubernetes.", "quarkus.container-image.");
 
+    /** {@code ENV NAME=...} of a Dockerfile. */
+    private static final Pattern IMAGE_ENV = Pattern.compile("(?m)^ENV\\s+([A-Z_][A-Z0-9_]*)=");
+
     static ServiceEnvironment of(String service, List<Class<?>> configMappings) {
-        return of(service, Chart.read(Chart.REPO.resolve(service).resolve("src/main/resources/application.properties")),
+        ServiceEnvironment own = of(service,
+                Chart.read(Chart.REPO.resolve(service).resolve("src/main/resources/application.properties")),
                 configMappings);
+        // The JVM image's start script (run-java.sh) reads the variables its Dockerfile sets, such as JAVA_OPTS_APPEND,
+        // which the chart replaces for pods below one CPU (jvm.c1BelowOneCpu).
+        Set<String> reads = new TreeSet<>(own.reads());
+        Matcher image = IMAGE_ENV.matcher(
+                Chart.read(Chart.REPO.resolve(service).resolve("src/main/docker/Dockerfile.jvm")));
+        while (image.find()) {
+            reads.add(image.group(1));
+        }
+        return new ServiceEnvironment(service, Set.copyOf(reads), own.required());
     }
 
     static ServiceEnvironment of(String service, String applicationProperties, List<Class<?>> configMappings) {
