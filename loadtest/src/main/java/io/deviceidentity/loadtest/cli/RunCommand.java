@@ -71,6 +71,12 @@ public final class RunCommand implements Callable<Integer> {
                     + "periodSeconds) (default: ${DEFAULT-VALUE}).")
     java.time.Duration readinessPeriod;
 
+    @Option(names = "--readiness-port-offset", defaultValue = "1000", paramLabel = "N",
+            description = "Where a --join replica's readiness is probed: /q/health/ready over plain HTTP on its host, at "
+                    + "its port + N. The services answer health on their management interface, by default the main port "
+                    + "+ 1000, as the local stacks run them (default: ${DEFAULT-VALUE}).")
+    int readinessPortOffset;
+
     @Option(names = "--pool-size", defaultValue = "8",
             description = "EMQX pool_size: connections, one per worker (default: ${DEFAULT-VALUE}).")
     int poolSize;
@@ -260,7 +266,7 @@ public final class RunCommand implements Callable<Integer> {
                     "--client-cert and --client-key go together");
         }
         RateSchedule schedule = stepAt == null ? RateSchedule.constant(rate) : new RateSchedule(rate, stepAt, stepRate);
-        return new RunSettings(label, urls, joining, onJoinMode(), readinessPeriod, poolSize, pipelining, requestTimeout, schedule, closedLoopUsers, duration,
+        return new RunSettings(label, urls, joining, onJoinMode(), readinessPeriod, readinessPortOffset, poolSize, pipelining, requestTimeout, schedule, closedLoopUsers, duration,
                 warmup, population.spec(parts(), wrongPasswordShare, unknownShare, seed), RetryPolicy.parse(retry),
                 database.access(), out, progress, steadyStateFrom, metricsUrl, capacity, eachDeviceOnce,
                 disconnectAfterAllow, new ClientTls(Optional.ofNullable(caFile),

@@ -122,7 +122,8 @@ public final class LoadRun {
                 replicas = new ReplicaSeconds(service);
                 client = EmqxAuthnClient.overService(vertx, service, settings.tls(), settings.poolSize(),
                         settings.pipelining(), settings.requestTimeout(), CallListeners.both(recorder, replicas));
-                readiness = new ReadinessWatch(vertx, service, settings.readinessPeriod(), console);
+                readiness = new ReadinessWatch(vertx, service, settings.readinessPeriod(),
+                        settings.readinessPortOffset(), console);
             } else {
                 client = new EmqxAuthnClient(vertx, settings.url(), settings.tls(), settings.poolSize(),
                         settings.pipelining(), settings.requestTimeout(), recorder);

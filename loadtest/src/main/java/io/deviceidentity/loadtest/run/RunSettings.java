@@ -26,7 +26,8 @@ import io.deviceidentity.loadtest.report.ProgressLine;
  * ({@link io.deviceidentity.loadtest.devices.ClosedLoop.Mode#EACH_ONCE}); {@code disconnectAfterAllow}: in the open
  * model an allowed device is idle again at once and may arrive again (a reconnect storm). Several {@code urls}: replicas
  * behind one Kubernetes Service ({@link ServiceEndpoints}); {@code joining}: replicas that become endpoints once their
- * readiness check (polled every {@code readinessPeriod}, as the kubelet does) answers, {@code onJoin} what EMQX's open
+ * readiness check (polled every {@code readinessPeriod}, as the kubelet does, at the replica's port +
+ * {@code readinessPortOffset}: the services' management interface) answers, {@code onJoin} what EMQX's open
  * connections do then. {@code https} URLs are spoken over TLS, checked against {@code tls} and presenting its client
  * certificate if it has one.
  */
@@ -36,6 +37,7 @@ public record RunSettings(
         List<URI> joining,
         ServiceEndpoints.OnJoin onJoin,
         Duration readinessPeriod,
+        int readinessPortOffset,
         int poolSize,
         int pipelining,
         Duration requestTimeout,
@@ -96,6 +98,13 @@ public record RunSettings(
         if (readinessPeriod.isZero() || readinessPeriod.isNegative()) {
             throw new IllegalArgumentException("--readiness-period must be positive");
         }
+        for (URI replica : joining) {
+            int probed = (replica.getPort() < 0 ? 80 : replica.getPort()) + readinessPortOffset;
+            if (probed < 1 || probed > 65535) {
+                throw new IllegalArgumentException("--readiness-port-offset " + readinessPortOffset + " probes " + replica
+                        + " on port " + probed + ", which is not a port");
+            }
+        }
         if (eachDeviceOnce && closedLoopUsers < 1) {
             throw new IllegalArgumentException("--each-device-once is a closed-loop pass: use it with --closed-loop");
         }
@@ -127,6 +136,7 @@ public record RunSettings(
                 d.put("joining", joining.stream().map(URI::toString).toList());
                 d.put("on_join", onJoin.name().toLowerCase(java.util.Locale.ROOT));
                 d.put("readiness_period", Durations.format(readinessPeriod));
+                d.put("readiness_port_offset", readinessPortOffset);
             }
         }
         d.put("model", closedLoopUsers > 0 ? "closed-loop" : "open");

@@ -117,6 +117,17 @@ class RunCommandScheduleTest {
         assertTrue(settings.behindService());
         assertNull(command.metricsUrl(), "auto scrapes nothing behind several replicas: one replica's counters would mislead");
         assertEquals(Duration.ofSeconds(1), settings.readinessPeriod());
+        // Readiness is probed on the services' management interface, the main port + 1000, unless told otherwise.
+        assertEquals(1000, settings.readinessPortOffset());
+        assertEquals(1000, settings.describe().get("readiness_port_offset"));
+    }
+
+    @Test
+    void aReadinessPortOffsetThatLeavesThePortRangeIsRefused() {
+        assertEquals(-81, parse("--url", "http://127.0.0.1:8166/mqtt/authn", "--join", "http://127.0.0.1:8168/mqtt/authn",
+                "--readiness-port-offset", "-81").settings(null).readinessPortOffset());
+        assertThrows(IllegalArgumentException.class, () -> parse("--url", "http://127.0.0.1:8166/mqtt/authn",
+                "--join", "http://127.0.0.1:65000/mqtt/authn").settings(null));
     }
 
     @Test
