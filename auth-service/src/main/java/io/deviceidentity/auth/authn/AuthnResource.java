@@ -4,8 +4,8 @@ import static jakarta.ws.rs.core.HttpHeaders.CONTENT_TYPE;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
