@@ -59,7 +59,7 @@ public final class EmqxClientsApi {
 
     /** {@code caFile}: the PEM CA bundle EMQX's certificate must chain to; only with an {@code https} URL. */
     public EmqxClientsApi(String baseUrl, String apiKey, String apiSecret, Duration timeout, Optional<Path> caFile) {
-        String scheme = URI.create(baseUrl).getScheme(); // refuses a malformed URL at start, not at the first kick
+        String scheme = parsed(baseUrl).getScheme(); // refuses a malformed URL at start, not at the first kick
         if (!"http".equals(scheme) && !"https".equals(scheme)) {
             throw new IllegalStateException("identity.kicks.emqx-api-url must be an http:// or https:// URL, got "
                     + shown(baseUrl));
@@ -96,12 +96,33 @@ public final class EmqxClientsApi {
      * which somebody may have put there although the key goes in its own settings, and without a query.
      */
     static String shown(String url) {
-        URI uri = URI.create(url);
+        URI uri;
+        try {
+            uri = URI.create(url);
+        } catch (IllegalArgumentException malformed) {
+            return NOT_A_URL;
+        }
         if (uri.getRawUserInfo() == null && uri.getRawQuery() == null) {
             return url;
         }
         String port = uri.getPort() < 0 ? "" : ":" + uri.getPort();
         return uri.getScheme() + "://" + uri.getHost() + port + (uri.getRawPath() == null ? "" : uri.getRawPath());
+    }
+
+    /** How a configured value that is not a URL is shown: never the value, which may carry a user-info part. */
+    static final String NOT_A_URL = "(not a valid URL)";
+
+    /**
+     * The configured URL parsed; a malformed one is refused without quoting it (the parser's own message does, and
+     * the start-up failure is logged), since it may carry a {@code user:secret@} part.
+     */
+    private static URI parsed(String url) {
+        try {
+            return URI.create(url);
+        } catch (IllegalArgumentException malformed) {
+            throw new IllegalStateException("identity.kicks.emqx-api-url is not a valid URL (its value is not shown:"
+                    + " it may carry credentials)");
+        }
     }
 
     /** The URL the kick of {@code clientId} is sent to. */

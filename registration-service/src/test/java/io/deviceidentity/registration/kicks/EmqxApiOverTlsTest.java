@@ -2,6 +2,7 @@ package io.deviceidentity.registration.kicks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -109,6 +110,13 @@ class EmqxApiOverTlsTest {
     void aSecretPutIntoTheUrlIsNeverShownInTheLogOrAStartRefusal() {
         assertEquals("https://emqx.mqtt.svc:18084/base", EmqxClientsApi.shown("https://key:hunter2@emqx.mqtt.svc:18084/base?x=hunter2"));
         assertEquals("https://emqx:18084", EmqxClientsApi.shown("https://emqx:18084"));
+        // A value the URL parser refuses is neither shown nor quoted in the start-up failure: its own message would.
+        String malformed = "https://key:hunter 2@emqx:18084";
+        assertEquals(EmqxClientsApi.NOT_A_URL, EmqxClientsApi.shown(malformed));
+        IllegalStateException notAUrl = assertThrows(IllegalStateException.class,
+                () -> new EmqxClientsApi(malformed, "key", "secret", java.time.Duration.ofSeconds(1)));
+        assertFalse(notAUrl.getMessage().contains("hunter"), notAUrl.getMessage());
+        assertNull(notAUrl.getCause());
         IllegalStateException refused = assertThrows(IllegalStateException.class,
                 () -> new EmqxClientsApi("http://key:hunter2@127.0.0.1:" + emqx.port(), "kick-key", "kick-secret",
                         TIMEOUT, Optional.of(ca.caCertificate())));
