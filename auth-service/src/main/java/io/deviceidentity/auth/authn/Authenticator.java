@@ -233,7 +233,8 @@ public class Authenticator {
                     afterMatch(StoredPasswords.matches(scheme, request.password(), device.passwordHash()), request,
                             password, device, deadline));
         }
-        refuseIfBcryptWouldNow(deadline, connection);
+        // The queue's admission is asked by submit itself.
+        refuseIfThisConnectionHadItsTurn(connection);
         return bcrypt.submit(deadline, () -> {
             boolean matches = StoredPasswords.matches(scheme, request.password(), device.passwordHash());
             turns.hashed(connection);
@@ -247,10 +248,14 @@ public class Authenticator {
      * that only a hash could use (a database read), so that a storm's refusals skip it.
      */
     private void refuseIfBcryptWouldNow(Deadline deadline, Object connection) {
+        refuseIfThisConnectionHadItsTurn(connection);
+        bcrypt.refuseIfSaturated(deadline);
+    }
+
+    private void refuseIfThisConnectionHadItsTurn(Object connection) {
         if (turns.hadItsTurn(connection) && bcrypt.overloaded()) {
             throw ServiceUnavailableException.overload("bcrypt is saturated and this connection just had its turn");
         }
-        bcrypt.refuseIfSaturated(deadline);
     }
 
     private boolean afterMatch(boolean matches, AuthnRequest request, byte[] password, DeviceCredential device,
