@@ -279,7 +279,8 @@ apps/emqx_dashboard/src/emqx_dashboard_schema.erl (fields "http"/"https", bind 0
 {{/*
 The numbers one service runs with, derived from its values; every template and check reads them from here.
 Args: (dict "root" $ "svc" .Values.authService "key" "authService"). Returns JSON:
-  deadlineMs, maxWaitMs, concurrency, queue, admitted (concurrency + queue), minReplicas, maxReplicas, pool
+  cpuLimitMillis (resources.limits.cpu in millicores, 0 when unset), deadlineMs, maxWaitMs, concurrency, queue,
+  admitted (concurrency + queue), minReplicas, maxReplicas, pool
 The bcrypt queue is a cap on waiting hashes derived from the longest wait admission allows (overload.bcrypt.maxWait),
 not from the deadline: ceil(maxWait / bcrypt.millis) x concurrency, the services' own default.
 */}}
@@ -289,17 +290,18 @@ not from the deadline: ceil(maxWait / bcrypt.millis) x concurrency, the services
 {{- $deadlineMs := include "device-identity.millis" $svc.overload.deadline | int64 -}}
 {{- $maxWaitMs := include "device-identity.millis" $b.maxWait | int64 -}}
 {{- $bcryptMs := .root.Values.bcrypt.millis | int64 -}}
+{{- $cpu := "" -}}
+{{- if and $svc.resources $svc.resources.limits -}}{{- $cpu = $svc.resources.limits.cpu -}}{{- end -}}
+{{- $cpuLimitMillis := 0 -}}
+{{- if $cpu -}}{{- $cpuLimitMillis = include "device-identity.cpuMillis" $cpu | int64 -}}{{- end -}}
 {{- $concurrency := 0 -}}
 {{- if $b.concurrency -}}
 {{- $concurrency = $b.concurrency | int64 -}}
 {{- else -}}
-{{- $cpu := "" -}}
-{{- if and $svc.resources $svc.resources.limits -}}{{- $cpu = $svc.resources.limits.cpu -}}{{- end -}}
 {{- if not $cpu -}}
 {{- fail (printf "%s: set resources.limits.cpu (bcrypt concurrency follows it) or overload.bcrypt.concurrency" .key) -}}
 {{- end -}}
-{{- $milli := include "device-identity.cpuMillis" $cpu | int64 -}}
-{{- $concurrency = div (add $milli 999) 1000 -}}
+{{- $concurrency = div (add $cpuLimitMillis 999) 1000 -}}
 {{- end -}}
 {{- $queue := 0 -}}
 {{- if kindIs "invalid" $b.queue -}}
@@ -313,7 +315,7 @@ not from the deadline: ceil(maxWait / bcrypt.millis) x concurrency, the services
 {{- $min = $svc.autoscaling.minReplicas | int64 -}}
 {{- $max = $svc.autoscaling.maxReplicas | int64 -}}
 {{- end -}}
-{{- dict "deadlineMs" $deadlineMs "maxWaitMs" $maxWaitMs "concurrency" $concurrency "queue" $queue "admitted" (add $concurrency $queue) "minReplicas" $min "maxReplicas" $max "pool" ($svc.db.poolMaxSize | int64) | toJson -}}
+{{- dict "cpuLimitMillis" $cpuLimitMillis "deadlineMs" $deadlineMs "maxWaitMs" $maxWaitMs "concurrency" $concurrency "queue" $queue "admitted" (add $concurrency $queue) "minReplicas" $min "maxReplicas" $max "pool" ($svc.db.poolMaxSize | int64) | toJson -}}
 {{- end -}}
 
 {{- define "device-identity.authSizing" -}}

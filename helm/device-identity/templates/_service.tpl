@@ -29,9 +29,8 @@ data:
   {{- if ne .component "auth-service" }}
   IDENTITY_DB_USER: {{ $root.Values.database.user | quote }}
   {{- end }}
-  {{- $limit := "" -}}
-  {{- if and $svc.resources $svc.resources.limits }}{{ $limit = $svc.resources.limits.cpu }}{{ end -}}
-  {{- if and $svc.jvm $svc.jvm.c1BelowOneCpu $limit (lt (include "device-identity.cpuMillis" $limit | int64) 1000) }}
+  {{- $cpuLimitMillis := $sizing.cpuLimitMillis | int64 }}
+  {{- if and $svc.jvm $svc.jvm.c1BelowOneCpu (gt $cpuLimitMillis 0) (lt $cpuLimitMillis 1000) }}
   # Below one CPU, C1 alone (jvm.c1BelowOneCpu). Read by JVM images (run-java.sh appends it to the java command line,
   # replacing the image's own value, repeated here); a native image has no JIT and ignores it.
   JAVA_OPTS_APPEND: "-Djava.util.logging.manager=org.jboss.logmanager.LogManager -XX:TieredStopAtLevel=1"
