@@ -77,6 +77,16 @@ public class ErrorResponses {
         return answerFor(failure).response();
     }
 
+    /** A body over the size limit, refused while it is read. */
+    public static Response tooLarge() {
+        return withJsonBody(Response.status(413).build());
+    }
+
+    /** A method {@code path} does not answer: 405 naming the ones it does ({@code allowed}, the Allow header). */
+    public static Response methodNotAllowed(String allowed) {
+        return withJsonBody(Response.status(405).header(HttpHeaders.ALLOW, allowed).build());
+    }
+
     /** A 405 names the methods the path answers ({@link ResourceRoutes}), as its message promises. */
     static Response withAllow(Response response, String path) {
         if (response.getStatus() != 405 || response.getHeaderString(HttpHeaders.ALLOW) != null) {
@@ -116,6 +126,10 @@ public class ErrorResponses {
             case 406 -> {
                 reason = "not_acceptable";
                 message = "answers are application/json";
+            }
+            case 413 -> {
+                reason = "payload_too_large";
+                message = "the body is over the service's limit (quarkus.http.limits.max-body-size)";
             }
             case 415 -> {
                 reason = "unsupported_media_type";

@@ -13,7 +13,7 @@ import io.deviceidentity.http.InvalidRequestException;
 import io.deviceidentity.http.JsonBodies;
 
 /**
- * Any {@code POST /mqtt/authn} body is parsed the way AuthnResource parses it ({@link JsonBodies#object}, then
+ * Any {@code POST /mqtt/authn} body is parsed the way AuthnEndpoint parses it ({@link JsonBodies#object}, then
  * {@link AuthnRequest#from}) into either a request with every field set, or a documented 400; no other exception.
  * The same inputs are replayed against the running service by {@code FuzzCorpusReplayTest}.
  */

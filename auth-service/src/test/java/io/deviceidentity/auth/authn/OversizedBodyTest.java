@@ -40,22 +40,43 @@ class OversizedBodyTest {
         }
     }
 
+    @Test
+    void aChunkedBodyWithinTheLimitIsReadWholeAndAnswered() throws Exception {
+        // Just under 16 KiB in 1 KiB chunks: the body is assembled across chunks, not answered from the first one.
+        String head = "{\"clientid\":\"chunked-but-unknown\",\"username\":\"\",\"password\":\"p\",\"peerhost\":\"";
+        String body = head + "x".repeat(16 * 1024 - head.length() - 2) + "\"}";
+        String answer = postChunked("/mqtt/authn", body.getBytes(StandardCharsets.US_ASCII));
+        assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+        assertTrue(answer.endsWith("{\"result\":\"deny\"}"), answer);
+    }
+
+    @Test
+    void aChunkedBodyOverTheLimitIsAnsweredWithAJsonReason() throws Exception {
+        String answer = postChunked("/mqtt/authn", 20 * 1024);
+        assertTrue(answer.contains("\"reason\":\"payload_too_large\""), answer);
+    }
+
     private static int port() {
         return ConfigProvider.getConfig().getValue("quarkus.http.test-port", Integer.class);
     }
 
-    /** The body in 1 KiB chunks, as a client streaming an unknown length sends it. */
     static String postChunked(String path, int bytes) throws IOException {
+        return postChunked(path, "x".repeat(bytes).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** The body in chunks of at most 1 KiB, as a client streaming an unknown length sends it. */
+    static String postChunked(String path, byte[] body) throws IOException {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port())) {
             OutputStream out = socket.getOutputStream();
             out.write(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                     + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            byte[] chunk = "x".repeat(1024).getBytes(StandardCharsets.US_ASCII);
             try {
-                for (int sent = 0; sent < bytes; sent += chunk.length) {
-                    out.write(("400\r\n").getBytes(StandardCharsets.US_ASCII));
-                    out.write(chunk);
+                for (int sent = 0; sent < body.length; sent += 1024) {
+                    int length = Math.min(1024, body.length - sent);
+                    out.write((Integer.toHexString(length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                    out.write(body, sent, length);
                     out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
                 }
                 out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 out.flush();

@@ -7,11 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
-import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.POST;
-import jakarta.ws.rs.Path;
-import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.Context;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -25,19 +21,19 @@ import io.deviceidentity.http.Answer;
 import io.deviceidentity.http.JsonBodies;
 import io.deviceidentity.http.RequestAnswerer;
 import io.deviceidentity.metrics.MetricNames;
-import io.smallrye.common.annotation.NonBlocking;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * {@code POST /mqtt/authn}, called by EMQX's HTTP authenticator for every CONNECT.
+ * The answer to one {@code POST /mqtt/authn} body, which EMQX's HTTP authenticator sends for every CONNECT
+ * ({@link AuthnRoute} receives it).
  *
  * <p>The body is parsed on the event loop (it is at most 16 KiB); the database read runs on the database lane and the
  * bcrypt check on the bcrypt executor, both of which refuse at once when full, so a refusal is written within
- * moments of the request's arrival. The answer is written when the decision is ready or when the request's deadline
+ * moments of the request's arrival. The answer is decided when the decision is ready or when the request's deadline
  * passes, whichever comes first.
  */
-@Path("/mqtt/authn")
-public class AuthnResource {
+@ApplicationScoped
+public class AuthnEndpoint {
 
     private final Authenticator authenticator;
     private final RequestAnswerer answerer;
@@ -49,7 +45,7 @@ public class AuthnResource {
      */
     private final Map<String, byte[]> plainResults = new ConcurrentHashMap<>();
 
-    public AuthnResource(Authenticator authenticator, RequestAnswerer answerer, ObjectMapper json,
+    public AuthnEndpoint(Authenticator authenticator, RequestAnswerer answerer, ObjectMapper json,
             SessionLife sessionLife) {
         this.authenticator = authenticator;
         this.answerer = answerer;
@@ -57,11 +53,8 @@ public class AuthnResource {
         this.sessionLife = sessionLife;
     }
 
-    @POST
-    @NonBlocking
-    @Consumes(MediaType.WILDCARD)
-    @Produces(MediaType.APPLICATION_JSON)
-    public CompletionStage<Response> authenticate(byte[] body, @Context RoutingContext context) {
+    /** Called on the event loop; never blocks. */
+    public CompletionStage<Response> authenticate(byte[] body, RoutingContext context) {
         return answerer.answer("authn", MetricNames.AUTHN_OUTCOMES, context,
                 () -> AuthnRequest.from(JsonBodies.emqxObject(json, body, context.request().getHeader(CONTENT_TYPE))),
                 AuthnRequest::clientId,
