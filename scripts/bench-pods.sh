@@ -370,7 +370,7 @@ incident_point() {
   mapfile -t urls < <(replica_urls)
   log "$name: $BENCH_INCIDENT_RATE logins/s over $BENCH_INCIDENT_REPLICAS replicas of $BENCH_INCIDENT_CPU vCPU behind one pool of $pool x pipelining $pipelining, retry fixed:12s, ${INCIDENT_DURATION:-$BENCH_POINT_DURATION}"
   loadtest run "${urls[@]}" "${COMMON_NO_URL[@]}" "$@" --devices "$devices" --device-prefix "bench-$name-" \
-    --rate "$BENCH_INCIDENT_RATE" --pool-size "$pool" --pipelining "$pipelining" --retry fixed:12s \
+    --rate "$BENCH_INCIDENT_RATE" --pool-size "$pool" --pipelining "$pipelining" --retry fixed:12s --seed "$BENCH_SEED" \
     --duration "${INCIDENT_DURATION:-$BENCH_POINT_DURATION}" --capacity "$INCIDENT_CAPACITY" --out "$BENCH_OUT/$name" \
     --label "$name" --progress lines 2>"$LOG_DIR/loadtest-$name.log" \
     || { tail -n 20 "$LOG_DIR/loadtest-$name.log" >&2; die "$name failed"; }
@@ -390,7 +390,7 @@ cold_point() {
   log "$name: $BENCH_INCIDENT_RATE logins/s, $BENCH_COLD_DURATION; $slot starts cold at ${BENCH_COLD_AT}s and joins when ready (--on-join $on_join)"
   loadtest run "${urls[@]}" --join "$(url_of "$port")" --on-join "$on_join" --readiness-period "$BENCH_READINESS_PERIOD" \
     "${COMMON_NO_URL[@]}" --devices "$devices" --device-prefix "bench-$name-" --rate "$BENCH_INCIDENT_RATE" \
-    --pool-size "$BENCH_INCIDENT_POOL" --pipelining 1 --retry fixed:12s --duration "$BENCH_COLD_DURATION" \
+    --pool-size "$BENCH_INCIDENT_POOL" --pipelining 1 --retry fixed:12s --seed "$BENCH_SEED" --duration "$BENCH_COLD_DURATION" \
     --capacity "$INCIDENT_CAPACITY" --out "$BENCH_OUT/$name" --label "$name" --progress lines \
     >"$LOG_DIR/loadtest-$name.out" 2>"$LOG_DIR/loadtest-$name.log" &
   lt=$!

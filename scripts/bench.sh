@@ -67,7 +67,9 @@
 # shared machine, as a node honours a pod's request], BENCH_OLD_CAPACITY_USERS [4: the old capacity measure, shown once], BENCH_INCIDENT_REPLICAS [2],
 # BENCH_INCIDENT_CPU [0.25], BENCH_INCIDENT_RATE [50 logins/s], BENCH_INCIDENT_POOL [8], BENCH_COLD_AT [15, seconds
 # into the storm], BENCH_COLD_DURATION [180s: a JVM start under a 0.25-vCPU quota took 40-120 s on the busy bench machine], BENCH_COLD_ON_JOIN ["reopen keep"], BENCH_COLD_SHOWN [30, seconds],
-# BENCH_READINESS_PERIOD [5s, the chart's readinessProbe], BENCH_SUBCORE_JIT [c1: a pod below one CPU runs its JVM
+# BENCH_READINESS_PERIOD [5s, the chart's readinessProbe], BENCH_SEED [42: the load generator's random seed in the
+# incident replay and the cold replica: the arrivals and the replica each EMQX connection is opened to; seed 42
+# spreads the 8 connections 4 + 4, and after the cold replica's reopen 2 + 1 + 5], BENCH_SUBCORE_JIT [c1: a pod below one CPU runs its JVM
 # with C1 alone (-XX:TieredStopAtLevel=1), as the chart's JVM images do (authService.jvm.c1BelowOneCpu); tiered: the
 # JVM's default JIT]. Replicas listen on AUTH_PORT+1..+3. BENCH_ONLY names:
 # pod-0_25, pod-1, pod-2, incident-protected, incident-unprotected, incident-unprotected-pipelining-100,
@@ -97,7 +99,7 @@ cd "$ROOT"
 : "${BENCH_INCIDENT_REPLICAS:=2}" "${BENCH_INCIDENT_CPU:=0.25}" "${BENCH_INCIDENT_RATE:=50}" "${BENCH_INCIDENT_POOL:=8}"
 : "${BENCH_SUBCORE_JIT:=c1}"
 : "${BENCH_COLD_AT:=15}" "${BENCH_COLD_DURATION:=180s}" "${BENCH_COLD_ON_JOIN:=reopen keep}" "${BENCH_COLD_SHOWN:=30}"
-: "${BENCH_READINESS_PERIOD:=5s}"
+: "${BENCH_READINESS_PERIOD:=5s}" "${BENCH_SEED:=42}"
 BENCH_ONLY=${BENCH_ONLY//,/ }
 : "${BENCH_KNOWN_DEVICES:=20000}" "${BENCH_KNOWN_COST:=4}" "${BENCH_VERIFY_USERS:=4}" "${BENCH_KNOWN_USERS:=10 20}"
 : "${BENCH_KNOWN_POOL:=64}" "${BENCH_KNOWN_DURATION:=20s}" "${BENCH_KNOWN_WARMUP:=5s}" "${BENCH_TLS_WARMUP:=40s}"

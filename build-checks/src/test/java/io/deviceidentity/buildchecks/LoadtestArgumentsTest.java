@@ -156,6 +156,9 @@ class LoadtestArgumentsTest {
         for (String onJoin : List.of("reopen", "keep")) {
             assertTrue(calls.stream().anyMatch(c -> c.args().contains("--join") && c.args().contains(onJoin)), onJoin);
         }
+        // BENCH_SEED decides how EMQX's connections spread over the replicas: every multi-replica run is given it
+        assertTrue(calls.stream().filter(c -> c.args().stream().filter("--url"::equals).count() >= 2)
+                .allMatch(c -> c.args().contains("--seed")), calls.toString());
         // capacity seed + warm-up + capacity run, seed + run per protected point, restart warm-up + seed + run, compare
         assertTrue(calls.size() >= 20, calls.size() + " calls: " + calls);
     }
