@@ -272,6 +272,8 @@ public class DatabaseLane {
                 long startedAt = clock.getAsLong();
                 lastProgress.set(startedAt);
                 boolean ran = false;
+                T value = null;
+                Throwable failure = null;
                 try {
                     long waited = startedAt - queuedAt;
                     if (!bulk) {
@@ -283,12 +285,11 @@ public class DatabaseLane {
                         deadline.check();
                     }
                     ran = !bulk;
-                    result.complete(step.run());
-                } catch (SQLException | RuntimeException failure) {
-                    result.completeExceptionally(BackendFailures.classify(failure));
+                    value = step.run();
+                } catch (SQLException | RuntimeException refusedOrFailed) {
+                    failure = BackendFailures.classify(refusedOrFailed);
                 } catch (Error fatal) {
-                    result.completeExceptionally(fatal);
-                    throw fatal;
+                    failure = fatal;
                 } finally {
                     long finished = clock.getAsLong();
                     long took = finished - startedAt;
@@ -300,6 +301,17 @@ public class DatabaseLane {
                     active.decrementAndGet();
                     inLane.decrementAndGet();
                     permits.release();
+                }
+                // Measured and released before the result is completed, as the bcrypt executor does: completing runs
+                // the caller's continuations (the decision, the answer) on this thread, which are neither the step's
+                // time nor a busy database thread.
+                if (failure == null) {
+                    result.complete(value);
+                } else {
+                    result.completeExceptionally(failure);
+                    if (failure instanceof Error fatal) {
+                        throw fatal;
+                    }
                 }
             });
         } catch (RejectedExecutionException shutDown) {

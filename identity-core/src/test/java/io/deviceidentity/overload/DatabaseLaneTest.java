@@ -141,6 +141,30 @@ class DatabaseLaneTest {
     }
 
     @Test
+    void aStepsTimeLeavesOutWhatItsCallerRunsWhenItCompletes() throws Exception {
+        // The caller's continuation (in the services: the decision and the answer) runs on the lane's thread when the
+        // step completes. Here it takes a virtual second; were that counted, the estimate would become ~100 ms and a
+        // request waiting behind one busy thread would be refused against the 25 ms allowed.
+        DatabaseLane queued = queuedLane(Duration.ofMillis(25));
+        CountDownLatch stepRunning = new CountDownLatch(1);
+        CountDownLatch continuationAttached = new CountDownLatch(1);
+        CompletableFuture<Boolean> step = queued.run(far(), () -> holdUntil(stepRunning, continuationAttached));
+        assertTrue(stepRunning.await(5, TimeUnit.SECONDS));
+        CompletableFuture<Boolean> continued = step.thenApply(ran -> {
+            now.addAndGet(TimeUnit.SECONDS.toNanos(1));
+            return ran;
+        });
+        continuationAttached.countDown();
+        assertTrue(continued.get(5, TimeUnit.SECONDS));
+
+        occupyTheThread(queued);
+        CompletableFuture<Integer> waiter = queued.run(far(), () -> 1);
+
+        assertFalse(waiter.isDone(), "the step took no time: the waiter may wait");
+        assertEquals(0.0, refused(null, null));
+    }
+
+    @Test
     void aStalledLaneRefusesAtOnceInsteadOfQueueing() throws Exception {
         DatabaseLane queued = queuedLane(Duration.ofMillis(25));
         occupyTheThread(queued);
