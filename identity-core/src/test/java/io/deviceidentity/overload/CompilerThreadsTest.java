@@ -40,7 +40,8 @@ class CompilerThreadsTest {
 
             assertEquals(1, moved);
             Map<String, Integer> after = niceByName();
-            assertEquals(0, before.get("renice-me"));
+            // The thread starts at the nice value the build runs under (0, or more under `nice mvn`).
+            assertTrue(before.get("renice-me") < CompilerThreads.NICE, "the test thread started below nice 19");
             assertEquals(CompilerThreads.NICE, after.remove("renice-me"));
             before.remove("renice-me");
             after.keySet().retainAll(before.keySet());
