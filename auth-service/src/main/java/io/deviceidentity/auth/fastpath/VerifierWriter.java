@@ -27,7 +27,8 @@ import io.quarkus.agroal.DataSource;
  * of its own with one connection ({@code quarkus.datasource."verifiers".*}), so a write never delays an answer and
  * never takes a connection from the reads. When the queue is full, or a write has waited longer than
  * {@code write-max-wait}, the write is dropped and counted: the device then pays bcrypt once more on its next
- * connect, which is all a lost write costs.
+ * connect, which is all a lost write costs. A batch that fails is tried once more ({@link SecondAttempt}): the
+ * connection a restart of PostgreSQL or PgBouncer broke costs no batch.
  *
  * <p>A write only lands while the row still has the bcrypt string it was computed over and is active, so a
  * registration that replaced the password (or revoked the device) in the meantime is never followed by a verifier of
@@ -133,10 +134,24 @@ public class VerifierWriter {
         if (fresh.isEmpty()) {
             return;
         }
+        try {
+            int[] counts = SecondAttempt.run(() -> store(fresh));
+            for (int count : counts) {
+                (count > 0 ? written : stale).increment();
+            }
+        } catch (SQLException | RuntimeException e) {
+            failed.increment(fresh.size());
+            // The SQLSTATE only: no statement parameter, so no MAC or hash reaches the log.
+            LOG.warnf("could not store %d fast-path verifiers, twice (%s): those devices pay bcrypt once more",
+                    fresh.size(), e instanceof SQLException sql ? sql.getSQLState() : e.getClass().getSimpleName());
+        }
+    }
+
+    private int[] store(List<Write> writes) throws SQLException {
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement update = connection.prepareStatement(WRITE)) {
             connection.setAutoCommit(false);
-            for (Write write : fresh) {
+            for (Write write : writes) {
                 update.setString(1, write.keyId());
                 update.setBytes(2, write.mac());
                 update.setString(3, write.clientId());
@@ -145,14 +160,7 @@ public class VerifierWriter {
             }
             int[] counts = update.executeBatch();
             connection.commit();
-            for (int count : counts) {
-                (count > 0 ? written : stale).increment();
-            }
-        } catch (SQLException | RuntimeException e) {
-            failed.increment(fresh.size());
-            // The SQLSTATE and driver message only: no statement parameters, so no MAC or hash reaches the log.
-            LOG.warnf("could not store %d fast-path verifiers (%s): those devices pay bcrypt once more",
-                    fresh.size(), e instanceof SQLException sql ? sql.getSQLState() : e.getClass().getSimpleName());
+            return counts;
         }
     }
 }

@@ -14,6 +14,7 @@ import org.jboss.logging.Logger;
 
 import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.auth.fastpath.FastPath;
+import io.deviceidentity.auth.fastpath.SecondAttempt;
 import io.deviceidentity.credentials.DeviceCredential;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,9 +24,10 @@ import io.quarkus.agroal.DataSource;
  * Stores legacy rows' new bcrypt hashes after the answer has gone out, as the fast path's
  * {@link io.deviceidentity.auth.fastpath.VerifierWriter} stores verifiers: a bounded queue drained by one thread, on
  * the one-connection {@code verifiers} datasource, so a write never delays an answer nor takes a connection from the
- * reads. The only statement is {@code upgrade_legacy_password} (V6), a compare-and-set the schema owner grants: it
- * replaces the hash only while the row is still legacy, active and holds the very hash that was verified, so of two
- * replicas upgrading one device at the same moment exactly one wins and the other is counted {@code stale}.
+ * reads; a write that fails is tried once more ({@link SecondAttempt}). The only statement is
+ * {@code upgrade_legacy_password} (V6), a compare-and-set the schema owner grants: it replaces the hash only while
+ * the row is still legacy, active and holds the very hash that was verified, so of two replicas upgrading one device
+ * at the same moment exactly one wins and the other is counted {@code stale}.
  *
  * <p>After an upgrade the device's verifier is written over its new bcrypt string, as for any bcrypt allow: its next
  * login takes the fast path. A full queue drops the upgrade (counted {@code deferred}): the row stays legacy and a
@@ -80,29 +82,35 @@ public class UpgradeWriter {
     /** Writes one upgrade now, on the caller's thread: the writer thread's step, and the tests' (two replicas). */
     boolean write(Upgrade upgrade) {
         DeviceCredential device = upgrade.device();
+        try {
+            if (!SecondAttempt.run(() -> replace(upgrade))) {
+                stale.increment();
+                return false;
+            }
+        } catch (SQLException | RuntimeException e) {
+            failed.increment();
+            // The SQLSTATE only: no parameter, so no hash reaches the log.
+            LOG.warnf("could not upgrade a legacy credential to bcrypt, twice (%s): a later login tries again",
+                    e instanceof SQLException sql ? sql.getSQLState() : e.getClass().getSimpleName());
+            return false;
+        }
+        upgraded.increment();
+        fastPath.remember(device.clientId(), upgrade.username(), upgrade.password(),
+                device.withBcrypt(upgrade.bcryptHash()));
+        return true;
+    }
+
+    /** The compare-and-set: true when this call replaced the hash. */
+    private boolean replace(Upgrade upgrade) throws SQLException {
+        DeviceCredential device = upgrade.device();
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement call = connection.prepareStatement(UPGRADE)) {
             call.setString(1, device.clientId());
             call.setString(2, device.passwordHash());
             call.setString(3, upgrade.bcryptHash());
-            boolean replaced;
             try (ResultSet result = call.executeQuery()) {
-                replaced = result.next() && result.getBoolean(1);
+                return result.next() && result.getBoolean(1);
             }
-            if (!replaced) {
-                stale.increment();
-                return false;
-            }
-            upgraded.increment();
-            fastPath.remember(device.clientId(), upgrade.username(), upgrade.password(),
-                    device.withBcrypt(upgrade.bcryptHash()));
-            return true;
-        } catch (SQLException | RuntimeException e) {
-            failed.increment();
-            // The SQLSTATE only: no parameter, so no hash reaches the log.
-            LOG.warnf("could not upgrade a legacy credential to bcrypt (%s): a later login tries again",
-                    e instanceof SQLException sql ? sql.getSQLState() : e.getClass().getSimpleName());
-            return false;
         }
     }
 

@@ -339,7 +339,8 @@ class FastPathTest {
             }
             Thread.sleep(10);
         }
-        throw new AssertionError("no verifier over the new bcrypt string was written");
+        throw new AssertionError("no verifier over the new bcrypt string was written; writes so far: "
+                + writerCounts());
     }
 
     /**
@@ -360,6 +361,16 @@ class FastPathTest {
         assertEquals(200, answer.statusCode(), answer.asString());
         assertEquals(result, answer.jsonPath().getString("result"), answer.asString());
         assertEquals(before + 1, outcomes(result, reason), result + ", but not as '" + reason + "'");
+    }
+
+    /** What the verifier writer did with every write so far, by result and by cause of drop: for a failure's message. */
+    private String writerCounts() {
+        StringBuilder counts = new StringBuilder();
+        for (String name : List.of(MetricNames.FASTPATH_WRITES, MetricNames.FASTPATH_WRITES_DROPPED)) {
+            registry.find(name).counters().forEach(counter -> counts.append(counter.getId().getTags())
+                    .append('=').append(counter.count()).append(' '));
+        }
+        return counts.toString().trim();
     }
 
     private double hashes() {
