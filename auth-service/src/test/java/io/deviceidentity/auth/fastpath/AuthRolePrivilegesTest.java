@@ -6,14 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
+import io.deviceidentity.auth.support.ServiceRole;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -26,21 +25,12 @@ class AuthRolePrivilegesTest {
 
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String url;
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    String user;
-
-    @ConfigProperty(name = "quarkus.datasource.password")
-    String password;
-
     @Test
     void theServicesRoleCannotChangeAPasswordAStatusOrAnAclNorAddOrRemoveADevice() throws Exception {
-        assertEquals("identity_auth", user);
+        assertEquals("identity_auth", ServiceRole.user());
         String id = uniqueId("privileges");
         device(id).store();
-        try (Connection auth = DriverManager.getConnection(url, user, password)) {
+        try (Connection auth = ServiceRole.connection()) {
             refused(auth, "UPDATE device_credentials SET password_hash = '$2a$04$x' WHERE client_id = ?", id);
             refused(auth, "UPDATE device_credentials SET status = 'active' WHERE client_id = ?", id);
             refused(auth, "UPDATE device_credentials SET acl = NULL, superuser = true WHERE client_id = ?", id);
@@ -62,7 +52,7 @@ class AuthRolePrivilegesTest {
     @Test
     void theServicesRoleKeepsFailureCountsAndReadsEpochsButCannotBumpAnEpochNorChangeTheTables() throws Exception {
         String id = uniqueId("budget-privileges");
-        try (Connection auth = DriverManager.getConnection(url, user, password)) {
+        try (Connection auth = ServiceRole.connection()) {
             try (PreparedStatement count = auth.prepareStatement("INSERT INTO authn_failures"
                     + " (client_id, source, window_start, failures) VALUES (?, '*', 1, 1)"
                     + " ON CONFLICT (client_id, window_start, source) DO UPDATE SET failures = authn_failures.failures + 1")) {

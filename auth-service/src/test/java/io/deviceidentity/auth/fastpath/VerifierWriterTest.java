@@ -10,13 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import io.agroal.api.AgroalDataSource;
@@ -24,6 +22,7 @@ import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplie
 import io.agroal.api.exceptionsorter.PostgreSQLExceptionSorter;
 import io.agroal.api.security.NamePrincipal;
 import io.agroal.api.security.SimplePassword;
+import io.deviceidentity.auth.support.ServiceRole;
 import io.deviceidentity.metrics.MetricNames;
 import io.deviceidentity.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -40,12 +39,6 @@ import io.quarkus.test.junit.QuarkusTest;
 class VerifierWriterTest {
 
     private static final String APPLICATION_NAME = "verifier-writer-test";
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    String user;
-
-    @ConfigProperty(name = "quarkus.datasource.password")
-    String password;
 
     @Test
     void aBatchWhoseConnectionWasBrokenIsWrittenOnANewOne() throws Exception {
@@ -84,13 +77,13 @@ class VerifierWriterTest {
                         .exceptionSorter(new PostgreSQLExceptionSorter())
                         .connectionFactoryConfiguration(factory -> factory
                                 .jdbcUrl(TestDatabase.postgresUrl() + "&ApplicationName=" + APPLICATION_NAME)
-                                .principal(new NamePrincipal(user))
-                                .credential(new SimplePassword(password)))));
+                                .principal(new NamePrincipal(ServiceRole.user()))
+                                .credential(new SimplePassword(ServiceRole.password())))));
     }
 
     /** Ends, server side, the backends the writer's pool holds; a role may end its own. Returns how many. */
     private int endWriterConnections() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(TestDatabase.postgresUrl(), user, password);
+        try (Connection connection = ServiceRole.directConnection();
                 PreparedStatement terminate = connection.prepareStatement("SELECT count(*) FILTER (WHERE"
                         + " pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = ?")) {
             terminate.setString(1, APPLICATION_NAME);

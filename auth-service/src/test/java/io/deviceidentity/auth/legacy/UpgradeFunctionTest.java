@@ -14,7 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,9 +22,9 @@ import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
+import io.deviceidentity.auth.support.ServiceRole;
 import io.deviceidentity.credentials.Bcrypt;
 import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.credentials.DeviceStatus;
@@ -45,15 +44,6 @@ class UpgradeFunctionTest {
     private static final String INVALID_PARAMETER = "22023";
     private static final String CALL = "SELECT upgrade_legacy_password(?, ?, ?)";
 
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String url;
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    String user;
-
-    @ConfigProperty(name = "quarkus.datasource.password")
-    String password;
-
     @Inject
     UpgradeWriter writer;
 
@@ -63,7 +53,7 @@ class UpgradeFunctionTest {
         LegacyHash legacy = legacyDevice(id);
         String first = Bcrypt.hash(PASSWORD, 4);
         String second = Bcrypt.hash(PASSWORD, 4);
-        try (Connection replicaA = auth(); Connection replicaB = auth()) {
+        try (Connection replicaA = ServiceRole.connection(); Connection replicaB = ServiceRole.connection()) {
             replicaA.setAutoCommit(false);
             assertTrue(upgrade(replicaA, id, legacy.stored(), first), "the first replica replaces the legacy hash");
             // The second replica verified the same legacy hash; its call waits for the first one's row lock (or
@@ -106,7 +96,7 @@ class UpgradeFunctionTest {
         LegacyHash legacy = legacyDevice(revoked);
         update("UPDATE device_credentials SET status = 'revoked' WHERE client_id = ?", revoked);
         String chosen = Bcrypt.hash("attacker-chosen", 4);
-        try (Connection auth = auth()) {
+        try (Connection auth = ServiceRole.connection()) {
             assertFalse(upgrade(auth, bcryptRow, stored, chosen), "a bcrypt row is never replaced");
             assertEquals(stored, passwordHash(bcryptRow));
             assertFalse(upgrade(auth, changed, "prefix$AAAA$AAAA", chosen), "only the hash that was verified");
@@ -123,7 +113,7 @@ class UpgradeFunctionTest {
     void theServicesRoleStillCannotWriteAHashOrASchemeDirectly() throws Exception {
         String id = uniqueId("upgrade-direct");
         LegacyHash legacy = legacyDevice(id);
-        try (Connection auth = auth()) {
+        try (Connection auth = ServiceRole.connection()) {
             for (String sql : new String[] {
                     "UPDATE device_credentials SET password_hash = '" + Bcrypt.hash("x", 4) + "' WHERE client_id = ?",
                     "UPDATE device_credentials SET password_scheme = 'bcrypt' WHERE client_id = ?"}) {
@@ -141,10 +131,6 @@ class UpgradeFunctionTest {
         LegacyHash hash = AnchorFormats.emqxSimple("sha256", SHA256_PREFIX, SALT, "prefix");
         device(id).legacyHash(hash.scheme(), hash.stored(), PASSWORD).store();
         return hash;
-    }
-
-    private Connection auth() throws SQLException {
-        return DriverManager.getConnection(url, user, password);
     }
 
     private static boolean upgrade(Connection connection, String id, String verified, String bcryptHash)
