@@ -32,6 +32,17 @@ public interface AuthConfig {
     Legacy legacy();
 
     /**
+     * The dearest stored credential this service verifies, in cost-10 bcrypt verifications ({@code CheckCost}: a
+     * cost-14 bcrypt is 16, PBKDF2 at 600 000 rounds 11.5, argon2id at m=32 MiB, t=10 16). A cold check of a row that
+     * costs more is denied {@code cost_above_limit} without a hash and without charging any budget: one such check
+     * would take a thread for seconds. The default covers everything registration's import accepts (bcrypt cost
+     * 04-14, PBKDF2 up to 600 000 rounds, argon2id up to m=32 MiB, t=10); a device with a matching fast-path
+     * verifier is still allowed.
+     */
+    @WithDefault("16")
+    double maxCheckUnits();
+
+    /**
      * Longest life of an MQTT session this service allows: every allow carries {@code expire_at} (Unix seconds), at
      * which EMQX disconnects the device (MQTT 5: DISCONNECT 0x87), whatever happens to a kick. Each answer takes a
      * random 0..10 % off, so that devices that connected together (after a storm) do not all reconnect together.

@@ -51,7 +51,12 @@ public final class CheckCost {
     /** The units of a bcrypt verification against {@code storedHash}; a hash whose cost cannot be read is one unit. */
     public static double bcrypt(String storedHash) {
         int cost = bcryptCost(storedHash);
-        return cost < 0 ? UNIT : Math.scalb(UNIT, cost - UNIT_BCRYPT_COST);
+        return cost < 0 ? UNIT : bcrypt(cost);
+    }
+
+    /** The units of a bcrypt hash or verification at {@code cost}. */
+    public static double bcrypt(int cost) {
+        return Math.scalb(UNIT, cost - UNIT_BCRYPT_COST);
     }
 
     /** The cost parameter of a modular-crypt bcrypt string ({@code $2b$10$…}), or -1 when it has none. */

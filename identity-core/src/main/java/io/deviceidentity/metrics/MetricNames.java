@@ -35,6 +35,10 @@ public final class MetricNames {
     public static final String BCRYPT_STANDING_QUEUE = "identity.bcrypt.standing.queue";
     /** Gauge: bcrypt threads running under SCHED_IDLE. */
     public static final String BCRYPT_IDLE_THREADS = "identity.bcrypt.idle.threads";
+    /** Gauge: 1 while nothing runs or waits and a cost-10 check arriving now would be refused (not ready). */
+    public static final String BCRYPT_REFUSING_IDLE = "identity.bcrypt.refusing.idle";
+    /** Gauge: measured time of one cost-10 bcrypt verification (seconds), admission's estimate. */
+    public static final String BCRYPT_UNIT_SECONDS = "identity.bcrypt.unit.duration";
     public static final String BCRYPT_ACTIVE = "identity.bcrypt.active";
     public static final String BCRYPT_CONCURRENCY = "identity.bcrypt.concurrency";
     /** Counter of bcrypt work refused by the waiting-time rule, tagged {@link #TAG_STAGE}. */

@@ -18,6 +18,7 @@ import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
+import io.deviceidentity.credentials.CheckCost;
 import io.deviceidentity.metrics.MetricNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -29,17 +30,31 @@ import io.quarkus.runtime.Startup;
  * The bulkhead in front of bcrypt: a fixed number of threads (the CPUs the pod may use) and a queue whose length is
  * governed by waiting time ({@link ControlledDelay}), not by the deadline.
  *
- * <p>Every request is judged three times, and refused work costs nothing but the refusal:
+ * <p>Work is counted in {@link CheckCost} units (one cost-10 bcrypt verification = 1; a cost-14 row is 16), and
+ * the estimate is the measured time per unit (a moving average of hash time ÷ the task's units), so that a check is
+ * charged at its cost: an expensive row takes its real share of the queue, and a cheap one is not refused because
+ * expensive ones were slow. Every request is judged three times, and refused work costs nothing but the refusal:
  * <ol>
- *   <li>at admission, on the caller's thread: the work ahead of it, times the measured hash time, is its expected
- *       wait; if that exceeds the allowance of the moment, or one hash after it would miss the deadline, it is
- *       refused at once ({@code overload}, stage {@code admission});</li>
+ *   <li>at admission, on the caller's thread: the units ahead of it (waiting and running) ÷ threads × time per unit
+ *       is its expected wait; if that exceeds the allowance of the moment, or its own units after it would miss the
+ *       deadline, it is refused at once ({@code overload}, stage {@code admission});</li>
  *   <li>when a thread takes it: if it waited longer than the allowance it was admitted under ({@code overload},
  *       stage {@code dequeue}), or its deadline has passed ({@code deadline}), it is skipped without hashing;</li>
  *   <li>the caller's future completes with {@code deadline} when the deadline passes, so no answer outlives it.</li>
  * </ol>
  * Why not SmallRye's {@code @Bulkhead}: its queue exists only for asynchronous methods, bounds length rather than
  * waiting time, and keeps a queued task when its {@code @Timeout} fires; a running bcrypt cannot be interrupted.
+ *
+ * <p><b>No state of this class can refuse forever.</b> The estimate learns only from hashes that run, so a rule
+ * that judged every request by it could refuse everything once slow hashes had pushed it up, and then never get
+ * the sample that would bring it down (a replica refused every cold login for good after an attacker's cost-14
+ * rows had run slowly). Therefore a request that finds a thread free starts at once and is judged by its own units
+ * at no more than the configured {@code expected-duration} per unit: an idle lane refuses only work that could not
+ * finish in time even at nominal speed. Whenever a request arrives, either a hash is running or waiting (a sample
+ * is on its way) or a thread is free (the request is admitted, runs, and is the sample); so the estimate is always
+ * corrected by the next arrival. The waiting-time rule comes back the same way: its overload regime ends when a
+ * request finds a thread free. {@link #refusesWhileIdle()} reports the one state that would contradict this, for
+ * readiness ({@link io.deviceidentity.readiness.BcryptAdmission}).
  *
  * <p>With a whole CPU or more the threads run under {@code SCHED_IDLE} ({@link IdleScheduling}), so that refusals
  * and answers are written by the event loop without waiting for a hash to yield the CPU; below one CPU at normal
@@ -50,8 +65,10 @@ import io.quarkus.runtime.Startup;
 public class BcryptExecutor {
 
     private static final Logger LOG = Logger.getLogger(BcryptExecutor.class);
-    /** Weight of the newest measurement in the moving average of hash time. */
+    /** Weight of the newest measurement in the moving average of time per unit. */
     private static final double SMOOTHING = 0.2;
+    /** Units are kept as whole multiples of the cheapest check's charge, so that sums of them stay exact. */
+    private static final double TICKS_PER_UNIT = 1 / CheckCost.FLOOR;
     /** Default target wait under a standing queue, in hash times. */
     private static final int TARGET_WAIT_HASHES = 2;
 
@@ -61,7 +78,13 @@ public class BcryptExecutor {
     private final ThreadPoolExecutor executor;
     private final DeadlineTimer deadlineTimer;
     private final ControlledDelay delay;
-    private final AtomicLong expectedNanos;
+    /** The configured time of one unit: the bound an idle lane judges a request by. */
+    private final long nominalNanosPerUnit;
+    /** The measured time of one unit (a moving average), what queued work is expected to take. */
+    private final AtomicLong nanosPerUnit;
+    private final long deadlineNanos;
+    /** Units of the tasks waiting and running, in ticks. */
+    private final AtomicLong ticksAhead = new AtomicLong();
     /** Submitted and not yet taken by a thread; running. Kept here because the executor's own counts take a lock. */
     private final AtomicInteger waiting = new AtomicInteger();
     private final AtomicInteger running = new AtomicInteger();
@@ -88,14 +111,16 @@ public class BcryptExecutor {
             throw new IllegalArgumentException("identity.overload.bcrypt.concurrency must be at least 1");
         }
         long expected = Math.max(1, bcrypt.expectedDuration().toNanos());
-        this.expectedNanos = new AtomicLong(expected);
+        this.nominalNanosPerUnit = expected;
+        this.nanosPerUnit = new AtomicLong(expected);
+        this.deadlineNanos = config.deadline().toNanos();
         this.queueCapacity = bcrypt.queue().orElse(derivedQueue(bcrypt.maxWait().toNanos(), expected, concurrency));
         if (queueCapacity < 1) {
             throw new IllegalArgumentException("identity.overload.bcrypt.queue must be at least 1");
         }
         LongSupplier targetWait = bcrypt.targetWait().isPresent()
                 ? () -> bcrypt.targetWait().get().toNanos()
-                : () -> TARGET_WAIT_HASHES * expectedNanos.get();
+                : () -> TARGET_WAIT_HASHES * nanosPerUnit.get();
         this.delay = new ControlledDelay(bcrypt.maxWait().toNanos(), bcrypt.interval().toNanos(), targetWait,
                 clock.getAsLong());
         OptionalDouble cpuLimit = CpuQuota.ofThisProcess();
@@ -134,6 +159,14 @@ public class BcryptExecutor {
         Gauge.builder(MetricNames.BCRYPT_STANDING_QUEUE, this, e -> e.delay.standing(e.clock.getAsLong()) ? 1 : 0)
                 .description("1 while the bcrypt queue has not drained for a whole interval (overload)")
                 .register(registry);
+        Gauge.builder(MetricNames.BCRYPT_REFUSING_IDLE, this, e -> e.refusesWhileIdle() ? 1 : 0)
+                .description("1 while no bcrypt work runs or waits and a cost-10 check arriving now would still be"
+                        + " refused: the replica cannot verify any password (not ready)")
+                .register(registry);
+        Gauge.builder(MetricNames.BCRYPT_UNIT_SECONDS, nanosPerUnit, n -> n.get() / 1e9)
+                .description("Measured time of one cost-10 bcrypt verification (moving average), the admission"
+                        + " estimate of queued work")
+                .baseUnit("seconds").register(registry);
         Gauge.builder(MetricNames.BCRYPT_IDLE_THREADS, idleThreads, AtomicInteger::get)
                 .description("bcrypt threads running under SCHED_IDLE").register(registry);
         LOG.infof("bcrypt executor: %d threads (SCHED_IDLE: %s; CPU limit %s, %d JIT compiler threads at nice %d),"
@@ -151,22 +184,27 @@ public class BcryptExecutor {
     }
 
     /**
-     * Runs CPU-bound work for a request. The future fails with a {@link ServiceUnavailableException} when the work
-     * is refused, skipped or not done by the deadline. Never blocks the caller.
+     * Runs CPU-bound work of {@code units} ({@link CheckCost}: what the work costs in cost-10 bcrypt verifications)
+     * for a request. The future fails with a {@link ServiceUnavailableException} when the work is refused, skipped or
+     * not done by the deadline. Never blocks the caller.
      */
-    public <T> CompletableFuture<T> submit(Deadline deadline, Supplier<T> work) {
+    public <T> CompletableFuture<T> submit(Deadline deadline, double units, Supplier<T> work) {
         long now = clock.getAsLong();
-        ServiceUnavailableException refusal = admissionRefusal(deadline, now);
-        if (refusal != null) {
-            return CompletableFuture.failedFuture(refusal);
+        long ticks = ticks(units);
+        Admission admission = admission(deadline, ticks, now);
+        if (admission.refusal() != null) {
+            refusedAtAdmission.increment();
+            return CompletableFuture.failedFuture(admission.refusal());
         }
         long allowedWait = delay.allowedWaitNanos(now);
         CompletableFuture<T> result = new CompletableFuture<>();
         waiting.incrementAndGet();
+        ticksAhead.addAndGet(ticks);
         try {
-            executor.execute(() -> run(now, allowedWait, deadline, work, result));
+            executor.execute(() -> run(now, allowedWait, admission.atOnce(), ticks, deadline, work, result));
         } catch (RejectedExecutionException full) {
             waiting.decrementAndGet();
+            ticksAhead.addAndGet(-ticks);
             refusedAtAdmission.increment();
             return CompletableFuture.failedFuture(ServiceUnavailableException.overload("the bcrypt queue is full"));
         }
@@ -174,56 +212,90 @@ public class BcryptExecutor {
     }
 
     /**
-     * Refuses now, exactly as {@link #submit} would, a request whose hash could not be admitted at this moment: for
-     * callers that know a request will need bcrypt and can skip their own work before it (auth-service's database
-     * read for a device it has just seen active).
+     * Refuses now, exactly as {@link #submit} would, a request of {@code units} whose work could not be admitted at
+     * this moment: for callers that know a request will need bcrypt and can skip their own work before it
+     * (auth-service's database read for a device it has just seen active; before the read, the row's cost is not
+     * known and the caller passes the least it can be).
      */
-    public void refuseIfSaturated(Deadline deadline) {
-        ServiceUnavailableException refusal = admissionRefusal(deadline, clock.getAsLong());
+    public void refuseIfSaturated(Deadline deadline, double units) {
+        ServiceUnavailableException refusal = admission(deadline, ticks(units), clock.getAsLong()).refusal();
         if (refusal != null) {
+            refusedAtAdmission.increment();
             throw refusal;
         }
     }
 
-    /** The admission rule: null when a request may join the queue now, else its (counted) refusal. */
-    private ServiceUnavailableException admissionRefusal(Deadline deadline, long now) {
-        long hash = expectedNanos.get();
+    /**
+     * Whether the lane refuses while idle: nothing runs or waits, and a cost-10 check arriving now with the whole
+     * request deadline ahead of it would be refused. The admission rule makes this impossible unless the configured
+     * expected duration exceeds the deadline; it is reported (readiness, a gauge) rather than assumed, because a
+     * replica in this state cannot verify a single password and must not receive traffic.
+     */
+    public boolean refusesWhileIdle() {
+        if (waiting.get() > 0 || running.get() > 0) {
+            return false;
+        }
+        long now = System.nanoTime();
+        return admission(new Deadline(now, now + deadlineNanos), ticks(CheckCost.UNIT), clock.getAsLong())
+                .refusal() != null;
+    }
+
+    /** The outcome of the admission rule: a refusal, or admitted (at once, a thread being free, or to the queue). */
+    private record Admission(ServiceUnavailableException refusal, boolean atOnce) {
+    }
+
+    /** The admission rule for a request of {@code ticks}; refusals are counted by the caller. */
+    private Admission admission(Deadline deadline, long ticks, long now) {
         int ahead = waiting.get();
         int busy = running.get();
+        if (ahead >= queueCapacity) {
+            return refused("the bcrypt queue is full");
+        }
         if (ahead + busy < concurrency) {
             // A thread is free: the only sign of capacity to spare. (A queue that empties while every thread is busy,
             // or because stale work was refused, is still overloaded.)
             delay.queueEmpty(now);
+            // It starts at once, judged at no more than the nominal time per unit: the estimate may be made of hashes
+            // that ran slowly (an attacker's expensive rows, a throttled CPU), and refusing on its word here would
+            // refuse the very hash whose measurement corrects it (the class comment: why nothing latches).
+            if (!deadline.allows(nanos(ticks, idleNanosPerUnit()))) {
+                return refused("this check would not finish before its deadline even on an idle bcrypt thread");
+            }
+            return new Admission(null, true);
         }
-        if (ahead >= queueCapacity) {
-            refusedAtAdmission.increment();
-            return ServiceUnavailableException.overload("the bcrypt queue is full");
-        }
-        long expectedWait = expectedWait(ahead, busy, hash);
+        long perUnit = nanosPerUnit.get();
+        long expectedWait = nanos(ticksAhead.get(), perUnit) / concurrency;
         if (!delay.admits(expectedWait, now)) {
-            refusedAtAdmission.increment();
-            return ServiceUnavailableException.overload(
-                    "bcrypt is saturated: this request could not start within its allowed wait");
+            return refused("bcrypt is saturated: this request could not start within its allowed wait");
         }
-        if (!deadline.allows(expectedWait + hash)) {
-            refusedAtAdmission.increment();
-            return ServiceUnavailableException.overload(
-                    "bcrypt work ahead of this request would not finish before its deadline");
+        if (!deadline.allows(expectedWait + nanos(ticks, perUnit))) {
+            return refused("bcrypt work ahead of this request would not finish before its deadline");
         }
-        return null;
+        return new Admission(null, false);
     }
 
-    /** The wait of a task that joins now: zero while a thread is free, else the queued hashes ahead per thread. */
-    private long expectedWait(int waitingAhead, int runningNow, long hashNanos) {
-        int ahead = waitingAhead + runningNow;
-        if (ahead < concurrency) {
-            return 0;
-        }
-        return ((ahead - concurrency) / concurrency + 1) * hashNanos;
+    private static Admission refused(String why) {
+        return new Admission(ServiceUnavailableException.overload(why), false);
     }
 
-    private <T> void run(long submittedAt, long allowedWait, Deadline deadline, Supplier<T> work,
-            CompletableFuture<T> result) {
+    /** What a unit is taken to cost on a free thread: the estimate, but never more than the configured time. */
+    private long idleNanosPerUnit() {
+        return Math.min(nanosPerUnit.get(), nominalNanosPerUnit);
+    }
+
+    private static long ticks(double units) {
+        if (!(units > 0) || Double.isInfinite(units)) {
+            throw new IllegalArgumentException("bcrypt work must cost a positive, finite number of units: " + units);
+        }
+        return Math.max(1, (long) Math.ceil(units * TICKS_PER_UNIT));
+    }
+
+    private static long nanos(long ticks, long nanosPerUnit) {
+        return (long) (ticks / TICKS_PER_UNIT * nanosPerUnit);
+    }
+
+    private <T> void run(long submittedAt, long allowedWait, boolean atOnce, long ticks, Deadline deadline,
+            Supplier<T> work, CompletableFuture<T> result) {
         long now = clock.getAsLong();
         long waited = now - submittedAt;
         queueWait.record(waited, TimeUnit.NANOSECONDS);
@@ -232,21 +304,23 @@ public class BcryptExecutor {
         waiting.decrementAndGet();
         if (deadline.hasPassed()) {
             // Nobody will read this answer (the caller got its 503 when the deadline passed): skip the hash.
-            running.decrementAndGet();
+            finished(ticks);
             skippedDeadline.increment();
             result.completeExceptionally(ServiceUnavailableException.deadline());
             return;
         }
         // The allowance it was admitted under is the promise; the estimate behind it assumed the running hash had just
-        // begun, so only a slowdown (hashes taking longer than measured) makes a request miss it.
-        if (waited > allowedWait || !deadline.allows(expectedNanos.get())) {
-            running.decrementAndGet();
+        // begun, so only a slowdown (hashes taking longer than measured) makes a request miss it. Work admitted to a
+        // free thread is judged as it was admitted, at no more than the nominal time per unit.
+        long perUnit = atOnce ? idleNanosPerUnit() : nanosPerUnit.get();
+        if (waited > allowedWait || !deadline.allows(nanos(ticks, perUnit))) {
+            finished(ticks);
             refusedAtDequeue.increment();
             result.completeExceptionally(ServiceUnavailableException.overload(
                     "this request waited for bcrypt longer than allowed"));
             return;
         }
-        long start = System.nanoTime();
+        long start = clock.getAsLong();
         T value = null;
         Throwable failure = null;
         try {
@@ -256,10 +330,11 @@ public class BcryptExecutor {
         } finally {
             // Measured and released before the answer is completed: completing runs the caller's continuations
             // (building and writing the answer) on this thread, which is neither hash time nor a busy thread.
-            running.decrementAndGet();
-            long took = System.nanoTime() - start;
+            finished(ticks);
+            long took = clock.getAsLong() - start;
             hashTimer.record(took, TimeUnit.NANOSECONDS);
-            expectedNanos.updateAndGet(old -> (long) (old + SMOOTHING * (took - old)));
+            long sample = (long) (took * TICKS_PER_UNIT / ticks);
+            nanosPerUnit.updateAndGet(old -> Math.max(1, (long) (old + SMOOTHING * (sample - old))));
             if (deadline.hasPassed()) {
                 wasted.increment();
             }
@@ -269,6 +344,11 @@ public class BcryptExecutor {
         } else {
             result.completeExceptionally(failure);
         }
+    }
+
+    private void finished(long ticks) {
+        running.decrementAndGet();
+        ticksAhead.addAndGet(-ticks);
     }
 
     public int concurrency() {
@@ -298,6 +378,11 @@ public class BcryptExecutor {
     /** The current allowance (for tests and diagnostics). */
     long allowedWaitNanos() {
         return delay.allowedWaitNanos(clock.getAsLong());
+    }
+
+    /** The measured time of one unit (for tests and diagnostics). */
+    long nanosPerUnit() {
+        return nanosPerUnit.get();
     }
 
     @PreDestroy

@@ -66,8 +66,10 @@ public interface OverloadConfig {
         OptionalInt queue();
 
         /**
-         * Starting estimate of one hash; replaced by a moving average of measured hashes once they run. Turns the
-         * work ahead of a request into an expected waiting time.
+         * One cost-10 bcrypt check ({@code CheckCost}'s unit): the starting estimate of time per unit, replaced by a
+         * moving average of measured hash time ÷ units once hashes run, which turns the units ahead of a request into
+         * an expected waiting time; and the most a unit is taken to cost for a request that finds a thread free, so
+         * that slow measurements can never make an idle executor refuse (BcryptExecutor says why).
          */
         @WithDefault("80ms")
         Duration expectedDuration();

@@ -1,5 +1,6 @@
 package io.deviceidentity.overload;
 
+import static io.deviceidentity.credentials.CheckCost.UNIT;
 import static io.deviceidentity.overload.Refusals.reasonOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -58,11 +59,11 @@ class BcryptExecutorTest {
         // Waiting ahead w, one running: expected wait (w + 1) x 80 ms <= 1000 ms admits w = 0..11.
         List<CompletableFuture<Boolean>> admitted = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
-            CompletableFuture<Boolean> task = executor.submit(far(), () -> true);
+            CompletableFuture<Boolean> task = executor.submit(far(), UNIT, () -> true);
             assertTrue(!task.isDone(), "request " + i + " waits");
             admitted.add(task);
         }
-        CompletableFuture<Boolean> refused = executor.submit(far(), () -> true);
+        CompletableFuture<Boolean> refused = executor.submit(far(), UNIT, () -> true);
 
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(refused));
         assertEquals(1.0, refused("admission"));
@@ -76,12 +77,12 @@ class BcryptExecutorTest {
     void onceTheQueueHasStoodForAnIntervalOnlyTwoHashTimesOfWaitingAreAdmitted() throws Exception {
         executor = start(TestOverloadConfig.defaults().withQueue(100));
         occupyTheThread();
-        CompletableFuture<Boolean> first = executor.submit(far(), () -> true);
+        CompletableFuture<Boolean> first = executor.submit(far(), UNIT, () -> true);
 
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(150)); // non-empty since t = 0: the queue stands
         assertEquals(TimeUnit.MILLISECONDS.toNanos(160), executor.allowedWaitNanos());
-        CompletableFuture<Boolean> second = executor.submit(far(), () -> true); // (1 + 1) x 80 = 160: admitted
-        CompletableFuture<Boolean> third = executor.submit(far(), () -> true); // (2 + 1) x 80 = 240: refused
+        CompletableFuture<Boolean> second = executor.submit(far(), UNIT, () -> true); // (1 + 1) x 80 = 160: admitted
+        CompletableFuture<Boolean> third = executor.submit(far(), UNIT, () -> true); // (2 + 1) x 80 = 240: refused
 
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(third));
         assertTrue(!first.isDone() && !second.isDone());
@@ -92,7 +93,7 @@ class BcryptExecutorTest {
         executor = start(TestOverloadConfig.defaults().withQueue(100));
         occupyTheThread();
         AtomicInteger hashed = new AtomicInteger();
-        CompletableFuture<Integer> waited = executor.submit(far(), hashed::incrementAndGet);
+        CompletableFuture<Integer> waited = executor.submit(far(), UNIT, hashed::incrementAndGet);
 
         // Admitted with the burst allowance (1 s), it waits 1.5 s: the hashes ahead took longer than measured.
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(1500));
@@ -107,11 +108,11 @@ class BcryptExecutorTest {
     void aRequestAdmittedUnderTheBurstAllowanceIsServedEvenIfTheQueueStandsMeanwhile() throws Exception {
         executor = start(TestOverloadConfig.defaults().withQueue(100));
         occupyTheThread();
-        CompletableFuture<Boolean> admitted = executor.submit(far(), () -> true); // allowance 1 s
+        CompletableFuture<Boolean> admitted = executor.submit(far(), UNIT, () -> true); // allowance 1 s
 
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(500)); // the queue now stands: newcomers get 160 ms
-        CompletableFuture<Boolean> newcomer1 = executor.submit(far(), () -> true); // (1 + 1) x 80 = 160: admitted
-        CompletableFuture<Boolean> newcomer2 = executor.submit(far(), () -> true); // 240: refused
+        CompletableFuture<Boolean> newcomer1 = executor.submit(far(), UNIT, () -> true); // (1 + 1) x 80 = 160: admitted
+        CompletableFuture<Boolean> newcomer2 = executor.submit(far(), UNIT, () -> true); // 240: refused
         release.countDown();
 
         assertTrue(admitted.get(5, TimeUnit.SECONDS), "waited 500 ms of its 1 s: hashed");
@@ -124,7 +125,7 @@ class BcryptExecutorTest {
     void aQueueEmptiedByRefusalsStaysOverloadedUntilAThreadIsFoundFree() {
         executor = start(TestOverloadConfig.defaults().withQueue(100));
         occupyTheThread();
-        CompletableFuture<Boolean> stale = executor.submit(far(), () -> true);
+        CompletableFuture<Boolean> stale = executor.submit(far(), UNIT, () -> true);
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(1500)); // stale: refused when taken; the queue is then empty
         release.countDown();
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(stale));
@@ -132,7 +133,7 @@ class BcryptExecutorTest {
         // Two measured hash times (the occupying task's real duration moved the average), not the burst allowance.
         assertTrue(executor.allowedWaitNanos() < TimeUnit.SECONDS.toNanos(1),
                 "refusing stale work is no sign of spare capacity");
-        executor.submit(far(), () -> true); // finds the thread free: capacity to spare
+        executor.submit(far(), UNIT, () -> true); // finds the thread free: capacity to spare
         assertEquals(TimeUnit.SECONDS.toNanos(1), executor.allowedWaitNanos());
     }
 
@@ -143,7 +144,7 @@ class BcryptExecutorTest {
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(150));
         assertTrue(!executor.overloaded(), "nothing waiting: refusing more would leave the thread idle");
 
-        executor.submit(far(), () -> true);
+        executor.submit(far(), UNIT, () -> true);
 
         assertTrue(executor.overloaded());
     }
@@ -152,14 +153,14 @@ class BcryptExecutorTest {
     void refusesWorkAtOnceWhenTheHardCapIsReached() throws Exception {
         executor = start(TestOverloadConfig.defaults().withMaxWait(Duration.ofSeconds(10)).withQueue(2));
         CompletableFuture<Boolean> running = occupyTheThread();
-        CompletableFuture<Boolean> queued1 = executor.submit(far(), () -> true);
-        CompletableFuture<Boolean> queued2 = executor.submit(far(), () -> true);
+        CompletableFuture<Boolean> queued1 = executor.submit(far(), UNIT, () -> true);
+        CompletableFuture<Boolean> queued2 = executor.submit(far(), UNIT, () -> true);
 
-        CompletableFuture<Boolean> refused = executor.submit(far(), () -> true);
+        CompletableFuture<Boolean> refused = executor.submit(far(), UNIT, () -> true);
 
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(refused));
         org.junit.jupiter.api.Assertions.assertThrows(ServiceUnavailableException.class,
-                () -> executor.refuseIfSaturated(far()), "the same answer without submitting");
+                () -> executor.refuseIfSaturated(far(), UNIT), "the same answer without submitting");
         release.countDown();
         assertTrue(running.get(5, TimeUnit.SECONDS));
         assertTrue(queued1.get(5, TimeUnit.SECONDS));
@@ -172,7 +173,7 @@ class BcryptExecutorTest {
         executor = start(TestOverloadConfig.defaults().withDeadline(Duration.ofMillis(50)));
         AtomicInteger hashed = new AtomicInteger();
 
-        CompletableFuture<Integer> refused = executor.submit(Deadline.after(System.nanoTime(), Duration.ofMillis(50)),
+        CompletableFuture<Integer> refused = executor.submit(Deadline.after(System.nanoTime(), Duration.ofMillis(50)), UNIT,
                 hashed::incrementAndGet);
 
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(refused));
@@ -187,15 +188,100 @@ class BcryptExecutorTest {
 
         // Admission needs 160 ms of the deadline left (the running hash and this one, 80 ms each, estimated): a
         // second leaves a busy machine's scheduler 840 ms between these two lines before the test would misjudge.
-        CompletableFuture<Integer> late = executor.submit(Deadline.after(System.nanoTime(), Duration.ofSeconds(1)),
+        CompletableFuture<Integer> late = executor.submit(Deadline.after(System.nanoTime(), Duration.ofSeconds(1)), UNIT,
                 hashed::incrementAndGet);
 
         assertEquals(UnavailableReason.DEADLINE, reasonOf(late));
         release.countDown();
         // The only thread is free again; the expired task must have been dropped, not run.
-        assertTrue(executor.submit(far(), () -> true).get(5, TimeUnit.SECONDS));
+        assertTrue(executor.submit(far(), UNIT, () -> true).get(5, TimeUnit.SECONDS));
         assertEquals(0, hashed.get());
         assertEquals(1.0, registry.get(MetricNames.BCRYPT_SKIPPED).counter().count());
+    }
+
+    @Test
+    void anEstimateMadeOfSlowExpensiveHashesNeverStopsAnIdleLaneFromAdmittingACheapCheck() throws Exception {
+        executor = start(TestOverloadConfig.defaults());
+        // An attacker's cost-14 rows (16 units), each taking 7.5 s of wall time on a contended machine: four of them
+        // used to push the moving average of hash time past the 4 s deadline, after which nothing was admitted, so
+        // nothing was measured, for good.
+        for (int i = 0; i < 4; i++) {
+            assertTrue(executor.submit(deadline(), 16, () -> took(Duration.ofMillis(7500))).get(5, TimeUnit.SECONDS),
+                    "slow expensive hash " + i + " admitted to the idle lane");
+        }
+
+        AtomicInteger hashed = new AtomicInteger();
+        CompletableFuture<Integer> later = executor.submit(deadline(), UNIT, hashed::incrementAndGet);
+
+        assertEquals(1, later.get(5, TimeUnit.SECONDS), "a cost-10 check on an idle lane is admitted and hashed");
+        assertEquals(0.0, refused("admission"));
+    }
+
+    @Test
+    void anEstimatePastTheDeadlineIsCorrectedByTheNextCheckAnIdleLaneAdmits() throws Exception {
+        executor = start(TestOverloadConfig.defaults());
+        // Cost-10 hashes that took 6 s each (a throttled CPU): the time per unit alone is past the deadline.
+        for (int i = 0; i < 10; i++) {
+            executor.submit(deadline(), UNIT, () -> took(Duration.ofSeconds(6))).get(5, TimeUnit.SECONDS);
+        }
+        long slow = executor.nanosPerUnit();
+        assertTrue(slow > Duration.ofSeconds(4).toNanos(), "the estimate is past the deadline: " + slow);
+
+        assertTrue(executor.submit(deadline(), UNIT, () -> took(Duration.ofMillis(80))).get(5, TimeUnit.SECONDS),
+                "admitted at the configured hash time while a thread is free");
+
+        assertTrue(executor.nanosPerUnit() < slow, "its measurement brings the estimate down");
+        assertTrue(!executor.refusesWhileIdle());
+    }
+
+    @Test
+    void aCheapCheckWaitingBehindOthersIsJudgedByTimePerUnitNotByTheSlowExpensiveHashes() throws Exception {
+        executor = start(TestOverloadConfig.defaults().withQueue(100));
+        for (int i = 0; i < 4; i++) {
+            executor.submit(deadline(), 16, () -> took(Duration.ofMillis(7500))).get(5, TimeUnit.SECONDS);
+        }
+        occupyTheThread();
+
+        // 7.5 s ÷ 16 units ≈ 470 ms a unit: one unit ahead and its own fit the deadline and the 1 s burst allowance.
+        CompletableFuture<Boolean> queued = executor.submit(deadline(), UNIT, () -> true);
+        release.countDown();
+
+        assertTrue(queued.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void anExpensiveRowTakesItsRealShareOfTheQueue() {
+        executor = start(TestOverloadConfig.defaults().withQueue(100));
+        CompletableFuture<Boolean> expensive = executor.submit(far(), 16, this::blockUntilReleased); // 16 x 80 ms
+        awaitStarted();
+
+        // 1.28 s of work ahead of it: beyond the 1 s allowance, though it is a single request.
+        CompletableFuture<Boolean> behind = executor.submit(far(), UNIT, () -> true);
+
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(behind));
+        assertTrue(!expensive.isDone());
+    }
+
+    @Test
+    void anIdleLaneRefusesOnlyWorkThatCouldNotFinishInTimeEvenAtTheConfiguredHashTime() {
+        executor = start(TestOverloadConfig.defaults());
+        AtomicInteger hashed = new AtomicInteger();
+
+        // A cost-16 row: 64 units x 80 ms = 5.1 s, past the 4 s deadline before it starts.
+        CompletableFuture<Integer> tooDear = executor.submit(deadline(), 64, hashed::incrementAndGet);
+
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(tooDear));
+        assertEquals(0, hashed.get());
+        assertTrue(!executor.refusesWhileIdle(), "a cost-10 check would still be admitted");
+    }
+
+    @Test
+    void anIdleLaneWhoseConfiguredHashTimeExceedsTheDeadlineReportsThatItRefusesWhileIdle() {
+        executor = start(TestOverloadConfig.defaults().withDeadline(Duration.ofMillis(50)));
+
+        assertTrue(executor.refusesWhileIdle());
+        assertEquals(1.0, registry.get(MetricNames.BCRYPT_REFUSING_IDLE).gauge().value());
+        assertEquals(0.0, refused("admission"), "asking is not a refusal");
     }
 
     @Test
@@ -205,7 +291,7 @@ class BcryptExecutorTest {
         executor = start(TestOverloadConfig.defaults().withIdlePriority(true));
 
         // A SCHED_IDLE thread on a saturated machine runs only in the gaps: the bound is a hang guard, not a limit.
-        int policy = executor.submit(far(), IdleSchedulingTest::currentPolicy).get(2, TimeUnit.MINUTES);
+        int policy = executor.submit(far(), UNIT, IdleSchedulingTest::currentPolicy).get(2, TimeUnit.MINUTES);
 
         assertEquals(IdleScheduling.SCHED_IDLE, policy);
     }
@@ -215,13 +301,28 @@ class BcryptExecutorTest {
     }
 
     private CompletableFuture<Boolean> occupyTheThread() {
-        CompletableFuture<Boolean> running = executor.submit(far(), this::blockUntilReleased);
+        CompletableFuture<Boolean> running = executor.submit(far(), UNIT, this::blockUntilReleased);
+        awaitStarted();
+        return running;
+    }
+
+    private void awaitStarted() {
         try {
             assertTrue(started.await(5, TimeUnit.SECONDS));
         } catch (InterruptedException e) {
             throw new AssertionError(e);
         }
-        return running;
+    }
+
+    /** Work that takes {@code duration} on the virtual clock. */
+    private boolean took(Duration duration) {
+        now.addAndGet(duration.toNanos());
+        return true;
+    }
+
+    /** The documented request deadline, 4 s, from now. */
+    private static Deadline deadline() {
+        return Deadline.after(System.nanoTime(), Duration.ofSeconds(4));
     }
 
     private double refused(String stage) {

@@ -12,6 +12,7 @@ import io.deviceidentity.auth.ratelimit.AttemptBudget;
 import io.deviceidentity.auth.ratelimit.SourceBudget;
 import io.deviceidentity.auth.ratelimit.Sources;
 import io.deviceidentity.auth.legacy.LegacyUpgrades;
+import io.deviceidentity.credentials.CheckCost;
 import io.deviceidentity.credentials.ClientIdPolicy;
 import io.deviceidentity.credentials.CredentialFinder;
 import io.deviceidentity.credentials.DeviceCredential;
@@ -110,7 +111,9 @@ public class Authenticator {
             return decided(AuthnOutcome.deny(SOURCE_EXHAUSTED));
         }
         if (recentlyActive.contains(clientId)) {
-            refuseIfBcryptWouldNow(deadline, connection);
+            // The row's cost is not known before the read: judged as the cheapest check, so this never refuses a
+            // request that bcrypt would take.
+            refuseIfBcryptWouldNow(deadline, CheckCost.FLOOR, connection);
         }
         DatabaseLane.Share share = knownToExist && !sourceExhausted ? DatabaseLane.Share.KNOWN
                 : DatabaseLane.Share.OTHER;
@@ -131,6 +134,8 @@ public class Authenticator {
     static final String SOURCE_EXHAUSTED = "source_exhausted";
     /** Denial reason of a cold check over a failure budget: (client id, source), client id, or source. */
     static final String ATTEMPTS_EXHAUSTED = "attempts_exhausted";
+    /** Denial reason of a cold check whose stored hash costs more than {@code identity.auth.max-check-units}. */
+    static final String COST_ABOVE_LIMIT = "cost_above_limit";
 
     private CompletionStage<AuthnOutcome> decide(AuthnRequest request, String source, byte[] password,
             Optional<DeviceCredential> found, long[] epochsBeforeRead, Deadline deadline, Object connection) {
@@ -174,6 +179,12 @@ public class Authenticator {
             // let anybody's guesses turn the device's fast-path logins into 503s while bcrypt is saturated.
             recentlyActive.seenActive(clientId);
         }
+        double units = CheckCost.of(device);
+        if (units > config.maxCheckUnits()) {
+            // Dearer than this service verifies (a row written around registration's import bounds): no hash runs,
+            // and nothing is charged to a budget, since the caller did nothing wrong.
+            return decided(AuthnOutcome.deny(COST_ABOVE_LIMIT));
+        }
         if (sources.guessesExhausted(source)) {
             return decided(AuthnOutcome.deny(ATTEMPTS_EXHAUSTED));
         }
@@ -182,7 +193,7 @@ public class Authenticator {
             // storm, the first attempt of every device. Refused as the hash would be, without the read. A device over
             // its budget is then answered 503, as every cold check is while bcrypt is saturated, not denied: the
             // budget is read at a retry that bcrypt could take. Unknown, revoked and mis-named devices were denied above.
-            refuseIfBcryptWouldNow(deadline, connection);
+            refuseIfBcryptWouldNow(deadline, units, connection);
         }
         return attempts.allows(clientId, source, deadline).thenCompose(allowed -> {
             if (!allowed) {
@@ -196,7 +207,7 @@ public class Authenticator {
             CompletionStage<Boolean> checked;
             try {
                 checked = identicalChecks.check(clientId, request.username(), password, device,
-                        () -> hash(request, password, device, deadline, connection));
+                        () -> hash(request, password, device, units, deadline, connection));
             } catch (RuntimeException e) {
                 guess.notAGuess();
                 throw e;
@@ -226,7 +237,7 @@ public class Authenticator {
      * ({@link LegacyUpgrades}) instead of writing a verifier.
      */
     private CompletionStage<Boolean> hash(AuthnRequest request, byte[] password, DeviceCredential device,
-            Deadline deadline, Object connection) {
+            double units, Deadline deadline, Object connection) {
         PasswordScheme scheme = device.passwordScheme();
         if (device.legacy() && scheme != null && !scheme.needsHashLane()) {
             return CompletableFuture.completedFuture(
@@ -235,7 +246,7 @@ public class Authenticator {
         }
         // The queue's admission is asked by submit itself.
         refuseIfThisConnectionHadItsTurn(connection);
-        return bcrypt.submit(deadline, () -> {
+        return bcrypt.submit(deadline, units, () -> {
             boolean matches = StoredPasswords.matches(scheme, request.password(), device.passwordHash());
             turns.hashed(connection);
             return matches;
@@ -247,9 +258,9 @@ public class Authenticator {
      * its turn while the queue stands ({@link ConnectionTurns}), or the queue cannot admit it. Asked before the work
      * that only a hash could use (a database read), so that a storm's refusals skip it.
      */
-    private void refuseIfBcryptWouldNow(Deadline deadline, Object connection) {
+    private void refuseIfBcryptWouldNow(Deadline deadline, double units, Object connection) {
         refuseIfThisConnectionHadItsTurn(connection);
-        bcrypt.refuseIfSaturated(deadline);
+        bcrypt.refuseIfSaturated(deadline, units);
     }
 
     private void refuseIfThisConnectionHadItsTurn(Object connection) {

@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.deviceidentity.auth.AuthConfig;
 import io.deviceidentity.credentials.Bcrypt;
+import io.deviceidentity.credentials.CheckCost;
 import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.overload.BcryptExecutor;
 import io.deviceidentity.overload.Deadline;
@@ -58,13 +59,14 @@ public class LegacyUpgrades {
             return;
         }
         byte[] kept = passwordBytes.clone();
-        bcrypt.submit(deadline, () -> Bcrypt.hash(password, cost)).whenComplete((hash, refused) -> {
-            if (refused != null) {
-                // Another request took the thread first, or the deadline passed: a later login upgrades.
-                deferred.increment();
-            } else {
-                writer.offer(new UpgradeWriter.Upgrade(device, username, kept, hash));
-            }
-        });
+        bcrypt.submit(deadline, CheckCost.bcrypt(cost), () -> Bcrypt.hash(password, cost))
+                .whenComplete((hash, refused) -> {
+                    if (refused != null) {
+                        // Another request took the thread first, or the deadline passed: a later login upgrades.
+                        deferred.increment();
+                    } else {
+                        writer.offer(new UpgradeWriter.Upgrade(device, username, kept, hash));
+                    }
+                });
     }
 }

@@ -15,6 +15,7 @@ import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.auth.authn.Authenticator;
 import io.deviceidentity.auth.authn.AuthnRequest;
 import io.deviceidentity.credentials.Bcrypt;
+import io.deviceidentity.credentials.CheckCost;
 import io.deviceidentity.http.JsonBodies;
 import io.deviceidentity.overload.BcryptExecutor;
 import io.deviceidentity.overload.Deadline;
@@ -129,9 +130,10 @@ public class AuthWarmUp implements WarmUpPlan {
     }
 
     private void hash() throws Exception {
-        String stored = WarmUp.await(bcrypt.submit(deadline(), () -> Bcrypt.hash(PASSWORD, Bcrypt.DEFAULT_COST)));
+        double units = CheckCost.bcrypt(Bcrypt.DEFAULT_COST);
+        String stored = WarmUp.await(bcrypt.submit(deadline(), units, () -> Bcrypt.hash(PASSWORD, Bcrypt.DEFAULT_COST)));
         for (int i = 0; i < HASHES; i++) {
-            if (!WarmUp.await(bcrypt.submit(deadline(), () -> Bcrypt.matches(PASSWORD, stored)))) {
+            if (!WarmUp.await(bcrypt.submit(deadline(), units, () -> Bcrypt.matches(PASSWORD, stored)))) {
                 throw new IllegalStateException("bcrypt did not verify its own hash");
             }
         }

@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import io.deviceidentity.credentials.CheckCost;
 import io.deviceidentity.overload.BcryptExecutor;
 import io.deviceidentity.overload.Deadline;
 
@@ -28,12 +29,12 @@ public final class BcryptSaturation {
         Deadline far = Deadline.after(System.nanoTime(), Duration.ofMinutes(1));
         CountDownLatch running = new CountDownLatch(1);
         try {
-            occupied.add(bcrypt.submit(far, holdUntil(release, running)));
+            occupied.add(bcrypt.submit(far, CheckCost.UNIT, holdUntil(release, running)));
             // The thread must hold the first task before the rest queue up, or a refusal could come from a queue
             // that the thread is about to shorten.
             assertTrue(running.await(30, TimeUnit.SECONDS), "the bcrypt thread never started");
             for (int i = 0; i < bcrypt.concurrency() + bcrypt.queueCapacity(); i++) {
-                CompletableFuture<Boolean> task = bcrypt.submit(far, holdUntil(release, new CountDownLatch(1)));
+                CompletableFuture<Boolean> task = bcrypt.submit(far, CheckCost.UNIT, holdUntil(release, new CountDownLatch(1)));
                 if (task.isCompletedExceptionally()) {
                     return occupied;
                 }
@@ -53,7 +54,7 @@ public final class BcryptSaturation {
     public static CompletableFuture<Boolean> occupyThread(BcryptExecutor bcrypt, CountDownLatch release)
             throws InterruptedException {
         CountDownLatch running = new CountDownLatch(1);
-        CompletableFuture<Boolean> task = bcrypt.submit(Deadline.after(System.nanoTime(), Duration.ofMinutes(1)),
+        CompletableFuture<Boolean> task = bcrypt.submit(Deadline.after(System.nanoTime(), Duration.ofMinutes(1)), CheckCost.UNIT,
                 holdUntil(release, running));
         assertTrue(running.await(30, TimeUnit.SECONDS), "the bcrypt thread never started");
         return task;

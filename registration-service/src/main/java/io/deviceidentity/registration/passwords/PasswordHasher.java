@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import io.deviceidentity.credentials.Bcrypt;
+import io.deviceidentity.credentials.CheckCost;
 import io.deviceidentity.overload.BcryptExecutor;
 import io.deviceidentity.overload.Deadline;
 import io.deviceidentity.registration.RegistrationConfig;
@@ -26,6 +27,8 @@ public class PasswordHasher {
 
     private final BcryptExecutor executor;
     private final int cost;
+    /** What one hash at {@link #cost} is charged on the executor. */
+    private final double units;
 
     public PasswordHasher(BcryptExecutor executor, RegistrationConfig config) {
         this.executor = executor;
@@ -34,6 +37,7 @@ public class PasswordHasher {
             throw new IllegalArgumentException(
                     "identity.registration.bcrypt-cost must be " + MIN_COST + ".." + MAX_COST + ", got " + cost);
         }
+        this.units = CheckCost.bcrypt(cost);
         LOG.infof("new credential hashes use bcrypt cost %d", cost);
     }
 
@@ -43,7 +47,7 @@ public class PasswordHasher {
      * passes.
      */
     public CompletableFuture<String> hash(Deadline deadline, String password) {
-        return executor.submit(deadline, () -> compute(password));
+        return executor.submit(deadline, units, () -> compute(password));
     }
 
     /**
