@@ -10,8 +10,9 @@
 # PostgreSQL pg_ctl -m immediate (restart after 10 s); PostgreSQL SIGSTOP 15 s then SIGCONT; PgBouncer's
 # max_client_conn taken by another client for 15 s; registration-service SIGKILL mid-burst then restart;
 # auth-service SIGTERM under load then restart; a registration burst during a login storm. Then the adversary
-# (scripts/chaos/adversary.py: lockout of known devices, a wrong-password spray, a flood of invented ids; run it alone
-# with CHAOS_ONLY=adversary), live abuse (scripts/chaos/abuse.py) and a search of every log for every secret of the
+# (scripts/chaos/adversary.py: lockout of known devices, a wrong-password spray, a flood of invented ids, wrong passwords
+# for rows of bcrypt cost 14 under CPU contention and the cold logins' recovery after it; run it alone with
+# CHAOS_ONLY=adversary), live abuse (scripts/chaos/abuse.py) and a search of every log for every secret of the
 # run. scripts/chaos/analyse.py computes the table from the recorded answers and the database.
 #
 # Environment: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT, STACK_DIR, CHAOS_OUT [target/chaos],
@@ -248,7 +249,7 @@ if selected burst-during-storm; then
   mark burst-during-storm end
 fi
 if selected adversary; then
-  log "adversary: lockout of 50 known devices, a spray over 2000 registered ids, a flood of invented ids"
+  log "adversary: lockout of 50 known devices, a spray over 2000 registered ids, a flood of invented ids, 20 cost-14 rows"
   # The spray's targets and the devices that log in for the first time during it share one bcrypt string (the known
   # devices' password, cost 10), written straight into the table: 3 500 PUTs would take minutes of bcrypt. The cold
   # devices are this phase's own and this run's own (the database outlives a run: a previous run's rows carry its
@@ -257,23 +258,34 @@ if selected adversary; then
   adversary_run=$(date +%s)
   spray_prefix=chaos-spray-$adversary_run-
   cold_prefix=chaos-cold-$adversary_run-
+  expensive_prefix=chaos-expensive-$adversary_run-
   known_hash=$(psql_db -c "SELECT password_hash FROM device_credentials WHERE client_id = 'chaos-known-0'")
-  psql_db -c "DELETE FROM device_credentials WHERE client_id LIKE 'chaos-spray-%' OR client_id LIKE 'chaos-cold-%'"
+  psql_db -c "DELETE FROM device_credentials WHERE client_id LIKE 'chaos-spray-%' OR client_id LIKE 'chaos-cold-%'
+    OR client_id LIKE 'chaos-expensive-%'"
   psql_db -c "INSERT INTO device_credentials (client_id, password_hash) SELECT '$spray_prefix' || g, '$known_hash'
     FROM generate_series(0, 1999) g"
   psql_db -c "INSERT INTO device_credentials (client_id, password_hash) SELECT '$cold_prefix' || g, '$known_hash'
-    FROM generate_series(0, 1499) g"
-  for i in $(seq 0 1499); do echo "$cold_prefix$i $DEVICE_PASSWORD"; done >"$CHAOS_OUT/cold.txt"
+    FROM generate_series(0, 2999) g"
+  for i in $(seq 0 2999); do echo "$cold_prefix$i $DEVICE_PASSWORD"; done >"$CHAOS_OUT/cold.txt"
+  # Rows as dear as the import accepts (bcrypt cost 14: 16 x a cost-10 check), one hash for all, made once from a
+  # password nobody sends: the attacker's guesses are all wrong, and what is measured is what they cost.
+  psql_db -c "INSERT INTO device_credentials (client_id, password_hash) SELECT '$expensive_prefix' || g,
+    '\$2b\$14\$FvM7t64SwbjHvl5ZihcdxOW.cJPMGSvjM82nd4TixmlEXwQVLIo8y' FROM generate_series(0, 19) g"
   # Ten of the victims lose their verifier: their next login during the attack is a cold check.
   psql_db -c "UPDATE device_credentials SET verifier_key_id = NULL, verifier = NULL
     WHERE client_id IN (SELECT 'chaos-known-' || g FROM generate_series(0, 9) g)"
   pin_for_adversary
+  # The expensive rows' attack runs with auth-service's CPUs busy 80 % of the time (adversary.py --contention-duty):
+  # a cost-14 hash then takes 7-8 s of wall time, as it did on the shared machine where the attack was found.
+  contention_cpus=$([[ -n "$ADVERSARY_PINNED" ]] && echo "$CHAOS_AUTH_CPUS" || true)
   python3 "$ROOT/scripts/chaos/adversary.py" --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" \
     --cold "$CHAOS_OUT/cold.txt" --out "$CHAOS_OUT/adversary.jsonl" --victims 50 --spray-prefix "$spray_prefix" \
-    --spray-count 2000 --flood-rate 3000 --warm-seconds 20 2>>"$LOG_DIR/abuse.log" || log "adversary run failed"
+    --spray-count 2000 --flood-rate 3000 --warm-seconds 20 --expensive-prefix "$expensive_prefix" --expensive-count 20 \
+    --contention-cpus "$contention_cpus" 2>>"$LOG_DIR/abuse.log" || log "adversary run failed"
   # Whose reads the lane refused, and why (share=known|other, cause=...), and bcrypt's refusals: for the notes.
   curl -fsS "http://127.0.0.1:$((AUTH_PORT + 1000))/q/metrics" 2>/dev/null \
-    | grep -E '^identity_(database_refused|bcrypt_refused|bcrypt_duration_seconds_count)' >"$CHAOS_OUT/adversary-metrics.txt" || true
+    | grep -E '^identity_(database_refused|bcrypt_refused|bcrypt_duration_seconds_count|bcrypt_unit_duration|bcrypt_refusing_idle)' \
+    >"$CHAOS_OUT/adversary-metrics.txt" || true
   known_refused=$( (grep -E 'share="known"' "$CHAOS_OUT/adversary-metrics.txt" || true) | awk '$2 > 0' | tr '\n' ' ')
   log "after the adversary, the known devices' database refusals: ${known_refused:-none}"
   unpin_after_adversary
@@ -307,7 +319,7 @@ SECRETS=$RUN_DIR/chaos-secrets
 rm -f "$CHAOS_OUT/.hashes"
 abuse_flag=()
 selected abuse || abuse_flag=(--no-abuse)
-adversary_flag=()
+adversary_flag=(--expensive)
 selected adversary || adversary_flag=(--no-adversary)
 # The verdict: analyse.py exits 1 when a promise is broken (each one printed as PASS or FAIL under the table).
 verdict=0

@@ -10,8 +10,14 @@ each), hostile peers, each phase in turn:
   spray    wrong passwords over --spray-count registered ids (--spray-prefix N) from a few addresses, after a quiet
            spell that measures the cold logins' capacity without it
   flood    invented, well-formed client ids at --flood-rate a second from 256 addresses
+  expensive wrong passwords for --expensive-count registered rows of bcrypt cost 14 (--expensive-prefix N, 16 x a
+           cost-10 check each) from four addresses for --expensive-seconds, while a process on auth-service's CPUs
+           (--contention-cpus) keeps them busy --contention-duty of the time: the contention under which such hashes
+           took 7-8 s of wall time instead of 1.5 and once drove admission's estimate past the deadline for good;
+           the cold logins pause meanwhile (as when the attack was found) and come back for --recovery-seconds,
+           in which they must be back at their capacity
 Every answer is recorded in --out (JSON lines): {"k": kind, "t", "d", "status", "result", "reason", "id"}, kinds
-known, victim, cold, warm, attack, spray; the flood as one line a second {"k": "flood", "t", "sent", "statuses"}; and the
+known, victim, cold, warm, attack, spray, expensive; the flood as one line a second {"k": "flood", "t", "sent", "statuses"}; and the
 phases as {"k": "mark", "event", "t"} (the quiet spell's and each attack's with "hashes", auth-service's bcrypt count). scripts/chaos/analyse.py judges them (--adversary).
 """
 import argparse, http.client, json, os, random, socket, sys, threading, time
@@ -86,12 +92,12 @@ def paced(stop, rate, callers, work):
     return threads
 
 
-def timed_phase(a, rec, name, stop, rate, callers, one):
+def timed_phase(a, rec, name, stop, rate, callers, one, seconds=None):
     """One attack between its start and end marks (with auth-service's bcrypt count): `callers` threads pacing one()
-    at `rate` for --phase-seconds."""
+    at `rate` for `seconds` (--phase-seconds)."""
     rec.mark(name + "-start", hashes=hashes(a.port))
     threads = paced(stop, rate, callers, one)
-    time.sleep(a.phase_seconds)
+    time.sleep(a.phase_seconds if seconds is None else seconds)
     stop.set()
     for t in threads:
         t.join()
@@ -165,18 +171,24 @@ def lockout(a, rec, known):
     timed_phase(a, rec, "lockout", stop, a.attack_rate, 5, one)
 
 
-def spray(a, rec):
+def wrong_passwords(a, rec, kind, prefix, count, net, rate, seconds=None):
+    """Wrong passwords over `count` registered ids (`prefix` N) from four addresses (`net`.1-4), paced at `rate`, as
+    the phase `kind`."""
     stop = threading.Event()
     conns = {}
 
     def one(n, i):
-        k = (n + i * 4) % a.spray_count
-        cid = "%s%d" % (a.spray_prefix, k)
+        k = (n + i * 4) % count
+        cid = "%s%d" % (prefix, k)
         holder = conns.setdefault(n, [None])
-        s, d, st, res, reason = authn(holder, a.port, cid, "spray-guess-%d" % i, "10.77.0.%d" % (n % 4 + 1))
-        rec.write({"k": "spray", "t": s, "d": d, "status": st, "result": res, "reason": reason, "id": cid})
+        s, d, st, res, reason = authn(holder, a.port, cid, "%s-guess-%d-%d" % (kind, n, i), "%s.%d" % (net, n % 4 + 1))
+        rec.write({"k": kind, "t": s, "d": d, "status": st, "result": res, "reason": reason, "id": cid})
 
-    timed_phase(a, rec, "spray", stop, a.spray_rate, 4, one)
+    timed_phase(a, rec, kind, stop, rate, 4, one, seconds)
+
+
+def spray(a, rec):
+    wrong_passwords(a, rec, "spray", a.spray_prefix, a.spray_count, "10.77.0", a.spray_rate)
 
 
 def flood(a, rec):
@@ -265,6 +277,44 @@ def flood(a, rec):
     rec.mark("flood-end")
 
 
+def cpus(spec):
+    """The CPUs of a taskset-style list ("0", "0,2", "0-1"); empty: every CPU."""
+    chosen = set()
+    for part in filter(None, spec.split(",")):
+        low, _, high = part.partition("-")
+        chosen.update(range(int(low), int(high or low) + 1))
+    return chosen
+
+
+def contention(a, seconds):
+    """A child process on --contention-cpus, busy --contention-duty of every 100 ms for `seconds`: work of another
+    tenant of those cores, which a SCHED_IDLE bcrypt thread yields to. Returns its pid."""
+    pid = os.fork()
+    if pid:
+        return pid
+    try:
+        if cpus(a.contention_cpus):
+            os.sched_setaffinity(0, cpus(a.contention_cpus))
+        end = time.time() + seconds
+        while time.time() < end:
+            busy_until = time.time() + 0.1 * a.contention_duty
+            while time.time() < busy_until:
+                pass
+            time.sleep(0.1 * (1 - a.contention_duty))
+    finally:
+        os._exit(0)
+
+
+def expensive(a, rec):
+    """Wrong passwords for the expensive rows from four addresses, under contention."""
+    busy = contention(a, a.expensive_seconds)
+    try:
+        wrong_passwords(a, rec, "expensive", a.expensive_prefix, a.expensive_count, "10.88.0", a.expensive_rate,
+                        a.expensive_seconds)
+    finally:
+        os.waitpid(busy, 0)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, required=True)
@@ -278,6 +328,14 @@ def main():
     ap.add_argument("--spray-rate", type=float, default=150)
     ap.add_argument("--attack-rate", type=float, default=100)
     ap.add_argument("--flood-rate", type=float, default=3000)
+    ap.add_argument("--expensive-prefix", default="chaos-expensive-")
+    ap.add_argument("--expensive-count", type=int, default=0, help="rows of bcrypt cost 14; 0: no such phase")
+    ap.add_argument("--expensive-rate", type=float, default=40)
+    ap.add_argument("--expensive-seconds", type=float, default=40)
+    ap.add_argument("--contention-cpus", default="", help="auth-service's CPUs (taskset list); empty: any")
+    ap.add_argument("--contention-duty", type=float, default=0.8)
+    ap.add_argument("--recovery-seconds", type=float, default=32,
+                    help="cold logins alone after the expensive rows' attack (the verdict looks at its first 30 s)")
     ap.add_argument("--known-rate", type=float, default=100)
     ap.add_argument("--cold-callers", type=int, default=6)
     ap.add_argument("--phase-seconds", type=float, default=12)
@@ -288,8 +346,10 @@ def main():
     if os.environ.get("CHAOS_ARGS_ONLY"):  # ChaosArgumentsTest: chaos.sh's arguments, parsed and nothing else
         print(json.dumps(vars(a)))
         return
-    if min(a.phase_seconds, a.quiet_seconds, a.warm_seconds) < 0 or max(a.phase_seconds, a.warm_seconds) > 60 or a.flood_rate > 5000:
-        sys.exit("bounded on purpose: at most 60 s a phase and 5000 invented ids a second")
+    if min(a.phase_seconds, a.quiet_seconds, a.warm_seconds, a.expensive_seconds, a.recovery_seconds) < 0 \
+            or max(a.phase_seconds, a.warm_seconds, a.expensive_seconds, a.recovery_seconds) > 60 or a.flood_rate > 5000 \
+            or not 0 <= a.contention_duty <= 0.9:
+        sys.exit("bounded on purpose: at most 60 s a phase, 5000 invented ids a second and a contention duty of 0.9")
     known = [line.split() for line in open(a.known) if line.strip()]
     cold = [line.split() for line in open(a.cold) if line.strip()]
     if len(known) <= a.victims:
@@ -313,12 +373,25 @@ def main():
     time.sleep(2)
     lockout(a, rec, known)
     rec.mark("quiet-start", hashes=hashes(a.port))
-    background += cold_logins(a, rec, cold, stop, cursor)
+    cold_stop = threading.Event()
+    coming = cold_logins(a, rec, cold, cold_stop, cursor)
     time.sleep(a.quiet_seconds)
     spray(a, rec)
     time.sleep(2)
     flood(a, rec)
     time.sleep(2)
+    if a.expensive_count > 0:
+        # As the attack was found: the expensive rows' guesses alone, then correct cold logins.
+        cold_stop.set()
+        for t in coming:
+            t.join(timeout=15)
+        expensive(a, rec)
+        cold_stop = threading.Event()
+        coming = cold_logins(a, rec, cold, cold_stop, cursor)
+        time.sleep(a.recovery_seconds)
+        rec.mark("recovery-end", hashes=hashes(a.port))
+    cold_stop.set()
+    background += coming
     stop.set()
     for t in background:
         t.join(timeout=15)

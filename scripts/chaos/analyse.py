@@ -19,6 +19,12 @@ BULKHEAD_SHARE = 0.8
 # the legitimate cold logins' rate during the spray as a share of their rate just before it (the bcrypt capacity).
 FLOOD_ALLOWED_SHARE = 0.99
 SPRAY_COLD_SHARE = 0.8
+# After wrong passwords for rows of bcrypt cost 14 under CPU contention: the cold logins' rate in the last
+# RECOVERY_WINDOW seconds of the RECOVERY_WITHIN seconds after the attack stops, as a share of their rate in the quiet
+# spell (an admission estimate that stopped getting samples once refused every cold login for good).
+RECOVERY_SHARE = 0.8
+RECOVERY_WITHIN = 30
+RECOVERY_WINDOW = 10
 # A comparison or share measured on a handful of answers proves nothing (1 allow before and 1 during is "1.0 x"): each
 # verdict that compares a rate with a baseline, or counts a share, fails unless every figure it rests on counts at
 # least this many answers (and so is never 0).
@@ -136,9 +142,33 @@ def adversary_figures(rows, request_timeout):
         for status, n in r["statuses"].items():
             flood_statuses[status] = flood_statuses.get(status, 0) + n
     flood_sent = sum(r["sent"] for r in flood)
+
+    # Expensive rows: the cold logins' rate in the last seconds of the recovery window after the attack, against the
+    # quiet spell's capacity.
+    e0, e1 = marks.get("expensive-start", 0), marks.get("expensive-end", 0)
+    back_from = e1 + RECOVERY_WITHIN - RECOVERY_WINDOW
+    allows_back = cold_allows(back_from, e1 + RECOVERY_WITHIN)
+    expensive = [r for r in calls if r["k"] == "expensive"]
+    recovery = None
+    if e1 and marks.get("recovery-end", 0) >= e1 + RECOVERY_WITHIN:
+        # When the cold logins were first back at the capacity (a rolling 5 s window), in seconds after the attack.
+        first_back = None
+        for second in range(0, RECOVERY_WITHIN - 4):
+            if rate(cold_allows(e1 + second, e1 + second + 5), 0, 5) >= RECOVERY_SHARE * capacity > 0:
+                first_back = second + 5
+                break
+        recovery = {"cold_allows_per_s_back": rate(allows_back, back_from, e1 + RECOVERY_WITHIN),
+                    "cold_allows_back": allows_back, "cold_allows_during_attack": cold_allows(e0, e1),
+                    "back_after_s": first_back}
     statuses = [r["status"] for r in calls] + [int(k) for k, n in flood_statuses.items() if k.isdigit() for _ in range(n)]
     return {
         "phases_ran": all(m in marks for m in ("lockout-end", "spray-end", "flood-end")),
+        "expensive_ran": all(m in marks for m in ("expensive-end", "recovery-end")),
+        "expensive_requests": len(expensive), "expensive_answers": count_answers(expensive),
+        "expensive_hashes": (counted["expensive-end"] - counted["expensive-start"]
+                             if counted.get("expensive-end") is not None and counted.get("expensive-start") is not None
+                             else None),
+        "recovery": recovery,
         "victims": len(victims), "victims_locked_out": locked, "victims_only_503": never_allowed,
         "victim_logins": sum(len(v) for v in victims.values()),
         "attack_requests": len(attack), "attack_answers": count_answers(attack),
@@ -167,9 +197,12 @@ def enough(*counts):
     return all(n >= MIN_SAMPLES for n in counts)
 
 
-def judge_adversary(promise, adv):
-    promise("adversary: every phase ran", adv["phases_ran"], "lockout, spray and flood marks present: %s"
-            % adv["phases_ran"])
+def judge_adversary(promise, adv, expensive=True):
+    """`expensive`: whether the expensive rows' phase was run (chaos.sh says so; a recording from before the phase
+    existed has none, and is judged on the rest)."""
+    promise("adversary: every phase ran", adv["phases_ran"] and (adv["expensive_ran"] or not expensive),
+            "lockout, spray and flood marks present: %s; expensive rows and recovery: %s"
+            % (adv["phases_ran"], adv["expensive_ran"]))
     promise("adversary: no legitimate device locked out",
             adv["victims"] > 0 and enough(adv["victim_logins"], adv["attack_requests"]) and not adv["victims_locked_out"],
             "%d attacked devices logged in %d times during %d guesses (%s); locked out: %s; answered only 503: %s"
@@ -191,6 +224,16 @@ def judge_adversary(promise, adv):
             "%s allows/s before the spray (%d allows; at least %d needed), %s during it (%d sprayed guesses, at least"
             " %d needed: %s)" % (before, baseline, MIN_SAMPLES, during, adv["spray_requests"], MIN_SAMPLES,
                                  adv["spray_answers"]))
+    rec = adv.get("recovery") or {}
+    back = rec.get("cold_allows_per_s_back", 0)
+    if expensive or adv["expensive_ran"]:
+        promise("adversary: cold logins back at >= %g x the bcrypt capacity within %d s of the expensive rows'"
+                " attack" % (RECOVERY_SHARE, RECOVERY_WITHIN),
+                enough(baseline, adv.get("expensive_requests", 0)) and before > 0 and back >= RECOVERY_SHARE * before,
+                "%s allows/s before the spray, %s in the last %d s of the %d s after %d guesses over the cost-14 rows"
+                " (%s; %s hashes); first back after %s s"
+                % (before, back, RECOVERY_WINDOW, RECOVERY_WITHIN, adv.get("expensive_requests", 0),
+                   adv.get("expensive_answers"), adv.get("expensive_hashes"), rec.get("back_after_s")))
     promise("adversary: no 5xx other than 503", adv["other_5xx"] == 0, "%d such answers" % adv["other_5xx"])
 
 
@@ -254,7 +297,7 @@ def judge(table, abuse, total, a, adversary=None):
                     " without, %s with" % (before, r.get("auth_allows_without_burst", 0), MIN_SAMPLES, during,
                                            r["auth_refused_share_without_burst"], r["auth_refused_share_with_burst"]))
     if adversary is not None:
-        judge_adversary(promise, adversary)
+        judge_adversary(promise, adversary, a.expensive)
     elif not a.no_adversary:
         promise("adversary: every phase ran", False, "no adversary results")
     if abuse is None:
@@ -309,6 +352,8 @@ def main():
     ap.add_argument("--expected-faults", default=" ".join(ALL_FAULTS), help="the fault windows that must be there")
     ap.add_argument("--no-abuse", action="store_true", help="the hostile-input part was not selected")
     ap.add_argument("--no-adversary", action="store_true", help="the adversary phase was not selected")
+    ap.add_argument("--expensive", action="store_true",
+                    help="the adversary phase ran the expensive rows' attack (its recovery is then judged)")
     ap.add_argument("--request-timeout", type=float, default=5.0,
                     help="EMQX's request_timeout (its default; the chart's is 10 s): later answers are lost")
     a = ap.parse_args()
@@ -481,6 +526,13 @@ def main():
                       adversary["spray_requests"], adversary["flood_rate_per_s"],
                       adversary["known_allowed_in_time_during_flood"], adversary["known_logins_during_flood"],
                       adversary["request_timeout_s"], adversary["other_5xx"]))
+        if adversary.get("recovery"):
+            r = adversary["recovery"]
+            out.append("adversary: cost-14 rows: %d guesses (%s), %s hashes, %d cold allows during it; %s cold allows/s"
+                       " in the last %d s of the %d s after it (capacity %s), first back after %s s"
+                       % (adversary["expensive_requests"], adversary["expensive_answers"], adversary["expensive_hashes"],
+                          r["cold_allows_during_attack"], r["cold_allows_per_s_back"], RECOVERY_WINDOW,
+                          RECOVERY_WITHIN, adversary["cold_allows_per_s_before_spray"], r["back_after_s"]))
         if adversary.get("bcrypt"):
             b = adversary["bcrypt"]
             out.append("adversary: bcrypt %s hashes/s in the quiet spell, %s during the spray; of the spray's %d hashes,"

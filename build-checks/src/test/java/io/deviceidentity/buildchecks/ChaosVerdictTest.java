@@ -42,7 +42,7 @@ class ChaosVerdictTest {
             "fail-normal-client-refused", "fail-idle-connections-not-held", "fail-fault-window-missing",
             "fail-hostile-body-stored", "fail-right-token-refused-under-flood", "fail-device-locked-out",
             "fail-flood-starves-fast-path", "fail-spray-starves-cold-logins", "fail-spray-baseline-empty",
-            "fail-spray-baseline-too-small", "fail-adversary-5xx");
+            "fail-spray-baseline-too-small", "fail-adversary-5xx", "fail-cold-logins-not-back-after-expensive-rows");
 
     @Test
     void everyBrokenPromiseHasAFailingSample() throws IOException {
