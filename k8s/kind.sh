@@ -297,6 +297,9 @@ down() {
   esac
 }
 
+# Sourced (by make test, to run single functions on the real database), it only defines them.
+[[ "${BASH_SOURCE[0]}" == "$0" ]] || return 0
+
 case "$COMMAND" in
   images) images ;;
   up) up ;;
