@@ -529,7 +529,8 @@ probe_password() {
   printf 'e2e-%s-%s\n' "$1" "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
 }
 
-# EMQX's REST API through one port-forward to the release's dashboard Service, opened on first use and closed on exit:
+# EMQX's REST API through one port-forward to the release's dashboard Service, opened once by the verdict's own shell
+# (not inside a $(...), whose exit would close it again) and closed when the verdict exits:
 # HTTPS on 18084 with tls.enabled (verified against the CA of EMQX's certificate, for the Service's own name), else
 # HTTP on 18083; basic auth with the API key the release bootstraps into EMQX (the Secret <release>-emqx-api).
 EMQX_API=()
@@ -563,7 +564,7 @@ emqx_api_open() {
 emqx_client() {
   local id=$1 answer
   if [[ -n "$E2E_RECORDED" ]]; then recorded "emqx-api-client-$id"; return; fi
-  emqx_api_open
+  [[ -n "$EMQX_API_URL" ]] || fail "EMQX's API was not opened before asking about $id"
   for _ in $(seq 1 50); do
     answer=$(curl -sS --max-time 5 "${EMQX_API[@]}" -w '\n%{http_code}' "$EMQX_API_URL/api/v5/clients/$id" 2>/dev/null) \
       && [[ "${answer##*$'\n'}" != 000 ]] && break
@@ -592,6 +593,7 @@ session_kicked() {
   local password second
   password=$(probe_password "$1-first")
   second=$(probe_password "$1-second")
+  [[ -n "$E2E_RECORDED" ]] || emqx_api_open
   status=$(registration_api PUT "$id" "$password")
   [[ "$status" == 200 || "$status" == 201 ]] || fail "registering $id answered $status"
   mqtt_session_start "$id" "$password"
