@@ -135,6 +135,8 @@ logs_of() {
 
 # Port-forward reaches the container through its own network namespace, so the chart's NetworkPolicies (which only
 # let EMQX call auth-service) do not get in the way, and the native images need no curl of their own.
+# Each port-forward runs kubectl itself, not the kube function: $! of a backgrounded function is a subshell, and
+# killing it would leave the port-forward holding its port for the rest of the run.
 LOCAL_PORT=19000
 metrics_of() {
   local pod=$1 port=$2 pf metrics=
@@ -143,7 +145,7 @@ metrics_of() {
     return
   fi
   LOCAL_PORT=$((LOCAL_PORT + 1))
-  kube port-forward "pod/$pod" "$LOCAL_PORT:$port" >/dev/null 2>&1 &
+  kubectl -n "$NAMESPACE" port-forward "pod/$pod" "$LOCAL_PORT:$port" >/dev/null 2>&1 &
   pf=$!
   for _ in $(seq 1 50); do
     metrics=$(curl -fsS "http://127.0.0.1:$LOCAL_PORT/q/metrics" 2>/dev/null) && break
@@ -458,7 +460,7 @@ registration_api() {
     tls=(--cacert "$ca")
   fi
   LOCAL_PORT=$((LOCAL_PORT + 1))
-  kube port-forward "svc/$RELEASE-registration-service" "$LOCAL_PORT:8082" >/dev/null 2>&1 &
+  kubectl -n "$NAMESPACE" port-forward "svc/$RELEASE-registration-service" "$LOCAL_PORT:8082" >/dev/null 2>&1 &
   pf=$!
   for _ in $(seq 1 50); do
     status=$(curl -sS "${tls[@]}" --connect-to "$host:8082:127.0.0.1:$LOCAL_PORT" -o /dev/null -w '%{http_code}' \
@@ -552,7 +554,7 @@ emqx_api_open() {
     EMQX_API+=(--cacert "$ca")
   fi
   LOCAL_PORT=$((LOCAL_PORT + 1))
-  kube port-forward "svc/$RELEASE-emqx-dashboard" "$LOCAL_PORT:$port" >/dev/null 2>&1 &
+  kubectl -n "$NAMESPACE" port-forward "svc/$RELEASE-emqx-dashboard" "$LOCAL_PORT:$port" >/dev/null 2>&1 &
   EMQX_API_PF=$!
   trap 'kill "$EMQX_API_PF" 2>/dev/null || true' EXIT
   EMQX_API+=(--connect-to "$host:$port:127.0.0.1:$LOCAL_PORT")
