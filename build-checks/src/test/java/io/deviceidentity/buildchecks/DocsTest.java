@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README stays a front door (issue 15), and no link between the pages is broken: every relative link in
+ * The README stays a front door, and no link between the pages is broken: every relative link in
  * README.md and docs/*.md names a file that exists and, with a {@code #fragment}, a heading of that file.
  */
 class DocsTest {

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/sizing.md's numbers do not drift from `make size` (issue 25, point 11): its example block is exactly what
+ * docs/sizing.md's numbers do not drift from `make size`: its example block is exactly what
  * scripts/size.py prints with the documented figures, and `make size` passes its arguments to the real script.
  */
 class SizingDocTest {

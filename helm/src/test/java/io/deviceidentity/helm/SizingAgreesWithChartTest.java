@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * {@code make size} (scripts/size.py) computes with the chart's formulas (issue 25, point 11): the values it prints
+ * {@code make size} (scripts/size.py) computes with the chart's formulas: the values it prints
  * for a large fleet render, the chart's own sums for them (client and server connections, EMQX's derived pool_size)
  * are the numbers it printed, and its PgBouncer limit is the smallest the chart accepts.
  */

@@ -20,7 +20,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * One truth for the 503 reason a pool-acquisition timeout gets (issue 25, point 2: the README, configuration.md and
+ * One truth for the 503 reason a pool-acquisition timeout gets (the README, configuration.md and
  * emqx/README.md said {@code overload}, operations.md and api.md {@code backend_unavailable}). The truth is the code:
  * {@link PooledConnections} turns Agroal's acquisition timeout into a {@link UnavailableReason}; every mention of a
  * pool-acquisition timeout in README.md, docs/*.md and emqx/README.md that names a reason must name that one.
