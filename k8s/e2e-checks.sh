@@ -68,7 +68,7 @@ COMMAND=${1:-}
 : "${NAMESPACE:=identity}" "${RELEASE:=device-identity}" "${REPORT_DIR:=$ROOT/target/k8s-report}"
 : "${STORM_WAIT_SECONDS:=270}" "${RECONNECT_SLACK_SECONDS:=30}" "${LOADTEST_MAX_PENDING:=42}"
 : "${STORM_CAPACITY_SHARE:=0.5}"
-# The services' management port (the chart's management.port): health and metrics, plain HTTP (issue 22).
+# The services' management port (the chart's management.port): health and metrics, plain HTTP.
 : "${MANAGEMENT_PORT:=9000}"
 : "${E2E_RECORDED:=}"
 STORM_JOB=device-identity-emqtt-bench-conn
@@ -433,7 +433,7 @@ loadtest_report() {
   log "load test verdict: passed"
 }
 
-# --- revocation reaches live sessions (issue #24) ---------------------------------------------------------------
+# --- revocation reaches live sessions ---------------------------------------------------------------
 : "${KICK_BOUND_SECONDS:=5}" "${KICK_CONNECT_SECONDS:=120}"
 
 # registration_api METHOD CLIENT_ID [PASSWORD]: the HTTP status of PUT (with that password; username = client id)

@@ -33,7 +33,7 @@
 # with (STACK_DIR/ports): `status` and `down` find them without the overrides. A taken port is named, with the
 # variable that moves it.
 # PostgreSQL and PgBouncer refuse to run as root, so as root they run as the 'postgres' system user.
-# The database path is TLS-only (issue 22): db-up makes the stack's CA and the servers' certificates under
+# The database path is TLS-only: db-up makes the stack's CA and the servers' certificates under
 # STACK_DIR/tls (scripts/local-ca.sh); PostgreSQL runs ssl=on and refuses plaintext TCP (pg_hba hostssl only),
 # PgBouncer refuses plaintext clients (client_tls_sslmode=require) and verifies PostgreSQL (server_tls_sslmode=
 # verify-full), and every client here (the services, psql, pgbench) uses sslmode=verify-full against STACK_DIR/tls/ca.crt.
