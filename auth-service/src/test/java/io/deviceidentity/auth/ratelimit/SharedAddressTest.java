@@ -1,15 +1,10 @@
 package io.deviceidentity.auth.ratelimit;
 
-import static io.deviceidentity.auth.support.Emqx.authnFrom;
 import static io.deviceidentity.auth.support.Emqx.decidedFrom;
 import static io.deviceidentity.auth.support.TestDevices.device;
-import static io.deviceidentity.auth.support.TestDevices.directConnection;
 import static io.deviceidentity.auth.support.TestDevices.uniqueId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -101,22 +96,9 @@ class SharedAddressTest {
         int stored = 0;
         for (int i = 0; i < 100 && stored < expected; i++) {
             Thread.sleep(100); // the writer shares failures every 200 ms
-            stored = storedFailures(id, source);
+            stored = SharedAttemptBudgetTest.storedFailures(id, source);
         }
         assertEquals(expected, stored, "failures stored for (" + id + ", " + source + ")");
-    }
-
-    private static int storedFailures(String id, String source) throws Exception {
-        try (Connection connection = directConnection();
-                PreparedStatement query = connection.prepareStatement(
-                        "SELECT coalesce(sum(failures), 0) FROM authn_failures WHERE client_id = ? AND source = ?")) {
-            query.setString(1, id);
-            query.setString(2, source);
-            try (ResultSet row = query.executeQuery()) {
-                row.next();
-                return row.getInt(1);
-            }
-        }
     }
 
     private double outcomes(String reason) {
