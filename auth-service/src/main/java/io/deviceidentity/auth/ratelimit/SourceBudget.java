@@ -34,8 +34,9 @@ import io.github.bucket4j.TimeMeter;
  * undivided budget gave it; at once it may take the repeat share's one more (3 instead of 2 with the defaults).
  *
  * <p><b>Guesses in flight count.</b> Every wrong password is charged, beyond its share if need be (a debt the address
- * pays back before its next hash in that share: Bucket4j's {@code consumeIgnoringRateLimits}), so many sent at once
- * buy no more hashes over time than the budget. A check takes its guess before the hash ({@link #tryGuess}, up to
+ * pays back before its next hash in that share: Bucket4j's {@code consumeIgnoringRateLimits}; a share is remembered
+ * {@value #DEBT_PERIODS} periods, so a pause does not forgive a debt), so many sent at once buy no more hashes over
+ * time than the budget. A check takes its guess before the hash ({@link #tryGuess}, up to
  * the share's size for a dear row) and gives it back when the password matched or the hash never ran, so a share has
  * at most its remaining guesses hashing at once. Only the first share of an address with no recent wrong password
  * (whole) holds nothing back: a correct password costs it nothing, and a NAT's first cold logins after a re-key all
@@ -52,6 +53,12 @@ public class SourceBudget {
     static final long TOKENS_PER_GUESS = 4;
     /** What a correct password in the first share earns it back: a quarter of a guess. */
     static final long EARNED_PER_MATCH = 1;
+    /**
+     * A share is remembered for this many periods without use, and one wrong password leaves at most that many periods
+     * of its rate as debt: a debt (a cost-14 row is 16 guesses, three periods of a half) must not be forgiven by the
+     * share being forgotten after one idle period.
+     */
+    static final int DEBT_PERIODS = 16;
 
     /** Which share a check is decided in. */
     enum Share {
@@ -78,8 +85,8 @@ public class SourceBudget {
         this.config = config;
         this.clock = clock;
         this.buckets = BoundedCaches.bounded(config.maxTrackedDevices(), config.period());
-        this.firsts = BoundedCaches.bounded(config.maxTrackedDevices(), config.period());
-        this.repeats = BoundedCaches.bounded(config.maxTrackedDevices(), config.period());
+        this.firsts = BoundedCaches.bounded(config.maxTrackedDevices(), config.period().multipliedBy(DEBT_PERIODS));
+        this.repeats = BoundedCaches.bounded(config.maxTrackedDevices(), config.period().multipliedBy(DEBT_PERIODS));
         this.failedAt = BoundedCaches.bounded(config.maxTrackedDevices(), config.period());
     }
 
@@ -133,7 +140,7 @@ public class SourceBudget {
      */
     public Guess tryGuess(String source, String clientId, int charge) {
         if (!config.enabled()) {
-            return new Guess(source, clientId, null, 0, 0);
+            return new Guess(source, clientId, null, 0, 0, 0);
         }
         if (empty(buckets.getIfPresent(source))) {
             return null;
@@ -141,20 +148,24 @@ public class SourceBudget {
         long tokens = (long) charge * TOKENS_PER_GUESS;
         Bucket bucket;
         long size;
+        long perPeriod;
         if (share(source, clientId) == Share.FIRST) {
             size = firstAtOnce();
-            bucket = firsts.get(source, key -> newBucket(size, firstPerPeriod(), size));
+            perPeriod = firstPerPeriod();
+            bucket = firsts.get(source, key -> newBucket(size, perPeriod, size));
             if (bucket.getAvailableTokens() >= size) {
-                return new Guess(source, clientId, bucket, tokens, 0); // no wrong password lately: nothing held back
+                // No wrong password lately: nothing held back.
+                return new Guess(source, clientId, bucket, tokens, 0, perPeriod);
             }
         } else {
             stillFailing(source, clientId);
             size = repeatAtOnce();
-            bucket = repeats.get(source, key -> newBucket(size, repeatPerPeriod(), size));
+            perPeriod = repeatPerPeriod();
+            bucket = repeats.get(source, key -> newBucket(size, perPeriod, size));
         }
         // A row dearer than the share can ever hold takes the whole share, and the rest is charged if it was a guess.
         long taken = Math.min(tokens, size);
-        return bucket.tryConsume(taken) ? new Guess(source, clientId, bucket, tokens, taken) : null;
+        return bucket.tryConsume(taken) ? new Guess(source, clientId, bucket, tokens, taken, perPeriod) : null;
     }
 
     /** Charges one failure to the address (when it has none left, nothing more happens). */
@@ -172,13 +183,15 @@ public class SourceBudget {
         private final Bucket bucket;
         private final long tokens;
         private final long taken;
+        private final long perPeriod;
 
-        private Guess(String source, String clientId, Bucket bucket, long tokens, long taken) {
+        private Guess(String source, String clientId, Bucket bucket, long tokens, long taken, long perPeriod) {
             this.source = source;
             this.clientId = clientId;
             this.bucket = bucket;
             this.tokens = tokens;
             this.taken = taken;
+            this.perPeriod = perPeriod;
         }
 
         /**
@@ -187,7 +200,7 @@ public class SourceBudget {
          */
         public void wrongPassword() {
             if (bucket != null && tokens > taken) {
-                bucket.consumeIgnoringRateLimits(tokens - taken);
+                bucket.consumeIgnoringRateLimits(Math.min(tokens - taken, perPeriod * DEBT_PERIODS));
             }
             if (bucket != null) {
                 stillFailing(source, clientId);
