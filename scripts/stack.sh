@@ -25,7 +25,8 @@
 # TLS=1 (the default) serves both services over HTTPS with certificates from scripts/local-ca.sh: one CA per stack
 # directory ($STACK_DIR/tls/ca.crt, created on first `up` and kept), leaves for auth-service, registration-service
 # and EMQX's client certificate; curl them with --cacert "$STACK_DIR/tls/ca.crt". TLS=0 serves plain HTTP. Health
-# and metrics are on each service's management interface, plain HTTP, on its port + 1000 (9081, 9082).
+# and metrics are on each service's management interface, plain HTTP, on its port + 1000 (9081, 9082), bound to
+# BIND_HOST as the API is (IDENTITY_MANAGEMENT_HOST).
 #
 # Profiles keep `make up` and `make test` apart: dev uses ports 55432/56432, test 55433/56433 (all overridable:
 # PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT). State lives under .local/<profile>/ (STACK_DIR; under
@@ -356,7 +357,9 @@ start_service() {
     stop_service "$name"
   fi
   log "starting $name on $BIND_HOST:$port"
-  (service_env; exec env "$@" java ${JAVA_OPTS:-} -jar "$jar" >"$LOG_DIR/$name.log" 2>&1) &
+  # Appended, never truncated: what led to a restart stays in the log, after which a marker says when it began.
+  printf '==== %s scripts/stack.sh starts %s ====\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$name" >>"$LOG_DIR/$name.log"
+  (service_env; exec env "$@" java ${JAVA_OPTS:-} -jar "$jar" >>"$LOG_DIR/$name.log" 2>&1) &
   echo $! >"$RUN_DIR/$name.pid"
   (umask 077; printf '%s\n' "$fingerprint" >"$RUN_DIR/$name.config")
   [[ "$READY_WAIT" =~ ^[0-9]+$ ]] || die "READY_WAIT must be a whole number of seconds, not '$READY_WAIT'"
@@ -473,10 +476,10 @@ up() {
   start_service registration-service "$REGISTRATION_PORT" REGISTRATION_PORT="$REGISTRATION_PORT" \
     REGISTRATION_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=true REGISTRATION_TOKENS="$tokens" \
     IDENTITY_AUTH_DB_USER="$AUTH_DB_USER" IDENTITY_MANAGEMENT_PORT="$((REGISTRATION_PORT + MANAGEMENT_OFFSET))" \
-    "${TLS_ENV_REGISTRATION[@]}"
+    IDENTITY_MANAGEMENT_HOST="$BIND_HOST" "${TLS_ENV_REGISTRATION[@]}"
   start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=false \
     IDENTITY_DB_USER="$AUTH_DB_USER" IDENTITY_DB_PASSWORD="$AUTH_DB_PASSWORD" IDENTITY_AUTH_FAST_PATH_KEYS="$FAST_PATH_KEYS" \
-    IDENTITY_MANAGEMENT_PORT="$((AUTH_PORT + MANAGEMENT_OFFSET))" "${TLS_ENV_AUTH[@]}"
+    IDENTITY_MANAGEMENT_PORT="$((AUTH_PORT + MANAGEMENT_OFFSET))" IDENTITY_MANAGEMENT_HOST="$BIND_HOST" "${TLS_ENV_AUTH[@]}"
   remember_ports
   seed_demo_devices
   # The first entry's token: what follows its second colon (the whole entry in the format before token ids).
