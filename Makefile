@@ -78,7 +78,7 @@ test-db-up:
 	$(TEST_STACK) db-up test
 
 ## size: what a fleet needs (auth-service CPUs and replicas, PgBouncer and PostgreSQL connections, EMQX pool_size)
-## from the chart's formulas and the last `make bench` (else the documented figures; BENCH_OUT= another bench output): make size DEVICES=1000000
+## from the chart's formulas and the last `make bench` (else docs/figures.json; BENCH_OUT= another bench output): make size DEVICES=1000000
 ## WINDOW=900 [KNOWN=0.9] (docs/sizing.md)
 .PHONY: size
 size:

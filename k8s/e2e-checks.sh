@@ -34,8 +34,10 @@
 #   k8s/e2e-checks.sh revoke-kicks         revocation reaches a live session: a device connected through EMQX with a
 #                                          real MQTT client (k8s/jobs/mqtt-session-job.yaml) is revoked through
 #                                          registration-service, and EMQX must have dropped it within
-#                                          KICK_BOUND_SECONDS (every node's `emqx ctl clients show`), and not let it
-#                                          back in (its client reconnects with the revoked credentials)
+#                                          KICK_BOUND_SECONDS of the DELETE's answer (EMQX's REST API, GET
+#                                          /api/v5/clients/{clientid}, asked once a second with the API key the
+#                                          release bootstraps), and not let it back in (its client reconnects with the
+#                                          revoked credentials)
 #   k8s/e2e-checks.sh rekey-kicks          the same for a password change (PUT with a new password)
 #
 # Environment: NAMESPACE (identity), RELEASE (device-identity), REPORT_DIR (target/k8s-report), STORM_WAIT_SECONDS
@@ -52,8 +54,11 @@
 #   metrics-<pod>                    /q/metrics text
 #   emqx-stats-<pod>                 `emqx ctl broker stats` output
 #   job-<job>-completions, job-<job>-clients-per-pod
-#   emqx-client-<pod>-<clientid>     `emqx ctl clients show <clientid>` output on that EMQX pod
-#   registration-<METHOD>-<clientid> the HTTP status registration-service answered
+#   registration-<METHOD>-<clientid> the HTTP status registration-service answered, optionally followed by the
+#                                    seconds the call took (port-forward included)
+#   registration-tokens              the decoded "tokens" key of the release's registration-tokens Secret
+#   emqx-api-client-<clientid>       EMQX's answer to GET /api/v5/clients/<clientid>: the status on the first line,
+#                                    the body after it
 # A file <name>.<n> is what the n-th read of <name> returns (the last numbered one is kept for later reads), so a
 # sequence of polls can be recorded. Deleting a pod is appended to <dir>/.actions (E2E_ACTIONS overrides).
 set -euo pipefail
@@ -63,7 +68,7 @@ COMMAND=${1:-}
 : "${NAMESPACE:=identity}" "${RELEASE:=device-identity}" "${REPORT_DIR:=$ROOT/target/k8s-report}"
 : "${STORM_WAIT_SECONDS:=270}" "${RECONNECT_SLACK_SECONDS:=30}" "${LOADTEST_MAX_PENDING:=42}"
 : "${STORM_CAPACITY_SHARE:=0.5}"
-# The services' management port (the chart's management.port): health and metrics, plain HTTP (issue 22).
+# The services' management port (the chart's management.port): health and metrics, plain HTTP.
 : "${MANAGEMENT_PORT:=9000}"
 : "${E2E_RECORDED:=}"
 STORM_JOB=device-identity-emqtt-bench-conn
@@ -74,7 +79,6 @@ log() { printf '[e2e] %s\n' "$*" >&2; }
 fail() { log "FAILED: $*"; exit 1; }
 
 # --- cluster access: kubectl, or recorded outputs ----------------------------------------------------------------
-CLOCK=0
 if [[ -n "$E2E_RECORDED" ]]; then
   [[ -d "$E2E_RECORDED" ]] || fail "E2E_RECORDED=$E2E_RECORDED is not a directory"
   SEQ_DIR=$(mktemp -d)
@@ -95,8 +99,9 @@ recorded() {
   cat "$E2E_RECORDED/$name"
 }
 
-now() { if [[ -n "$E2E_RECORDED" ]]; then echo "$CLOCK"; else echo "$SECONDS"; fi; }
-pause() { if [[ -n "$E2E_RECORDED" ]]; then CLOCK=$((CLOCK + $1)); else sleep "$1"; fi; }
+# The virtual clock lives in a file, so that time spent inside $(...) (a registration call) counts too.
+now() { if [[ -n "$E2E_RECORDED" ]]; then cat "$SEQ_DIR/.clock" 2>/dev/null || echo 0; else echo "$SECONDS"; fi; }
+pause() { if [[ -n "$E2E_RECORDED" ]]; then echo $(($(now) + $1)) >"$SEQ_DIR/.clock"; else sleep "$1"; fi; }
 
 kube() { kubectl -n "$NAMESPACE" "$@"; }
 
@@ -130,6 +135,8 @@ logs_of() {
 
 # Port-forward reaches the container through its own network namespace, so the chart's NetworkPolicies (which only
 # let EMQX call auth-service) do not get in the way, and the native images need no curl of their own.
+# Each port-forward runs kubectl itself, not the kube function: $! of a backgrounded function is a subshell, and
+# killing it would leave the port-forward holding its port for the rest of the run.
 LOCAL_PORT=19000
 metrics_of() {
   local pod=$1 port=$2 pf metrics=
@@ -138,7 +145,7 @@ metrics_of() {
     return
   fi
   LOCAL_PORT=$((LOCAL_PORT + 1))
-  kube port-forward "pod/$pod" "$LOCAL_PORT:$port" >/dev/null 2>&1 &
+  kubectl -n "$NAMESPACE" port-forward "pod/$pod" "$LOCAL_PORT:$port" >/dev/null 2>&1 &
   pf=$!
   for _ in $(seq 1 50); do
     metrics=$(curl -fsS "http://127.0.0.1:$LOCAL_PORT/q/metrics" 2>/dev/null) && break
@@ -426,16 +433,21 @@ loadtest_report() {
   log "load test verdict: passed"
 }
 
-# --- revocation reaches live sessions (issue #24) ---------------------------------------------------------------
+# --- revocation reaches live sessions ---------------------------------------------------------------
 : "${KICK_BOUND_SECONDS:=5}" "${KICK_CONNECT_SECONDS:=120}"
 
 # registration_api METHOD CLIENT_ID [PASSWORD]: the HTTP status of PUT (with that password; username = client id)
 # or DELETE /v1/devices/CLIENT_ID, through a port-forward to registration-service with the release's token.
 registration_api() {
-  local method=$1 id=$2 password=${3:-} token pf status= body=
-  if [[ -n "$E2E_RECORDED" ]]; then recorded "registration-$method-$id"; return; fi
-  token=$(kube get secret "$RELEASE-registration-tokens" -o jsonpath='{.data.tokens}' | base64 -d | cut -d, -f1)
-  [[ -n "$token" ]] || fail "cannot read registration-service's token"
+  local method=$1 id=$2 password=${3:-} token pf status= body= took=
+  token=$(registration_token) || exit 1
+  if [[ -n "$E2E_RECORDED" ]]; then
+    # "<status> [<seconds the call took>]"
+    read -r status took < <(recorded "registration-$method-$id") || true
+    [[ -z "${took:-}" ]] || pause "$took"
+    echo "${status:-000}"
+    return
+  fi
   [[ "$method" == PUT ]] && body=$(printf '{"username":"%s","password":"%s"}' "$id" "$password")
   # With tls.enabled the API is HTTPS only: verified against the release's CA, for the Service's own name, which
   # --connect-to sends to the port-forward.
@@ -448,7 +460,7 @@ registration_api() {
     tls=(--cacert "$ca")
   fi
   LOCAL_PORT=$((LOCAL_PORT + 1))
-  kube port-forward "svc/$RELEASE-registration-service" "$LOCAL_PORT:8082" >/dev/null 2>&1 &
+  kubectl -n "$NAMESPACE" port-forward "svc/$RELEASE-registration-service" "$LOCAL_PORT:8082" >/dev/null 2>&1 &
   pf=$!
   for _ in $(seq 1 50); do
     status=$(curl -sS "${tls[@]}" --connect-to "$host:8082:127.0.0.1:$LOCAL_PORT" -o /dev/null -w '%{http_code}' \
@@ -462,11 +474,16 @@ registration_api() {
   echo "${status:-000}"
 }
 
+# mqtt_session_job CLIENT_ID PASSWORD: the session Job's manifest for that device, as mqtt_session_start applies it.
+mqtt_session_job() {
+  sed -e "s/DEVICE_PASSWORD/$2/g" -e "s/DEVICE_ID/$1/g" -e "s/device-identity-emqx/$RELEASE-emqx/" \
+    "$ROOT/k8s/jobs/mqtt-session-job.yaml"
+}
+
 mqtt_session_start() {
   local id=$1 password=$2
   if [[ -n "$E2E_RECORDED" ]]; then echo "start mqtt session $id" >>"$E2E_ACTIONS"; return; fi
-  sed -e "s/DEVICE_PASSWORD/$password/g" -e "s/DEVICE_ID/$id/g" -e "s/device-identity-emqx/$RELEASE-emqx/" \
-    "$ROOT/k8s/jobs/mqtt-session-job.yaml" | kube apply -f - >/dev/null
+  mqtt_session_job "$id" "$password" | kube apply -f - >/dev/null
 }
 
 mqtt_session_stop() {
@@ -474,29 +491,111 @@ mqtt_session_stop() {
   kube delete job "device-identity-mqtt-session-$1" --wait=false >/dev/null 2>&1 || true
 }
 
-# client_connected CLIENT_ID: 0 when any EMQX node holds a connected channel for it. The channel table is per node
-# (emqx_mgmt_cli.erl if_client/2 reads the local ?CHAN_TAB), so every pod is asked; a node that cannot be asked
-# fails the verdict rather than reading as "not connected".
-client_connected() {
-  local id=$1 name uid out pods found=1
-  pods=$(pods_of emqx) || fail "cannot list the EMQX pods"
-  [[ -n "$pods" ]] || fail "no EMQX pod found: nothing to judge"
-  while read -r name uid; do
-    [[ -n "$name" ]] || continue
-    if [[ -n "$E2E_RECORDED" ]]; then
-      out=$(recorded "emqx-client-$name-$id") || fail "cannot ask $name about $id"
-    else
-      out=$(kube exec "$name" -c emqx -- emqx ctl clients show "$id" 2>/dev/null) || fail "cannot ask $name about $id"
+# write_token TOKENS: the bearer token of the first entry of a registration-tokens value that may write devices.
+# An entry is "<id>:<scopes>:<token>" (scopes joined by '+', case-insensitive; the token is everything after the
+# second colon) or a bare token, which grants every scope: registration-service's BearerTokens reads them so.
+write_token() {
+  local entry scopes
+  local -a entries
+  IFS=, read -ra entries <<<"$1"
+  for entry in "${entries[@]}"; do
+    entry=$(printf '%s' "$entry" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')
+    [[ -n "$entry" ]] || continue
+    if [[ "$entry" != *:* ]]; then printf '%s\n' "$entry"; return 0; fi
+    scopes=${entry#*:}
+    scopes=${scopes%%:*}
+    scopes=${scopes// /}
+    if [[ "+${scopes,,}+" == *"+write+"* && "$entry" == *:*:* ]]; then
+      printf '%s\n' "${entry#*:*:}" | sed -e 's/^[[:space:]]*//'
+      return 0
     fi
-    [[ "$out" == *"connected=true"* ]] && found=0
-  done <<<"$pods"
-  return "$found"
+  done
+  return 1
+}
+
+# registration_token: the bearer token the revocation verdicts call registration-service with.
+registration_token() {
+  local tokens
+  if [[ -n "$E2E_RECORDED" ]]; then
+    tokens=$(recorded registration-tokens) || fail "no registration-tokens recorded"
+  else
+    tokens=$(kube get secret "$RELEASE-registration-tokens" -o jsonpath='{.data.tokens}' | base64 -d) \
+      || fail "cannot read the Secret $RELEASE-registration-tokens"
+  fi
+  write_token "$tokens" || fail "no entry of $RELEASE-registration-tokens grants the write scope"
+}
+
+# probe_password LABEL: a fresh password for a probe device, within registration-service's policy (at least its
+# minimum length, 22 by default; at most 72 UTF-8 bytes): 32 hex digits after the label.
+probe_password() {
+  printf 'e2e-%s-%s\n' "$1" "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+}
+
+# EMQX's REST API through one port-forward to the release's dashboard Service, opened once by the verdict's own shell
+# (not inside a $(...), whose exit would close it again) and closed when the verdict exits:
+# HTTPS on 18084 with tls.enabled (verified against the CA of EMQX's certificate, for the Service's own name), else
+# HTTP on 18083; basic auth with the API key the release bootstraps into EMQX (the Secret <release>-emqx-api).
+EMQX_API=()
+EMQX_API_URL=
+EMQX_API_PF=
+emqx_api_open() {
+  [[ -z "$EMQX_API_URL" ]] || return 0
+  local port scheme=http host="$RELEASE-emqx-dashboard.$NAMESPACE.svc" key secret ca
+  port=$(kube get service "$RELEASE-emqx-dashboard" -o jsonpath='{.spec.ports[?(@.name=="dashboard")].port}') \
+    || fail "cannot read the Service $RELEASE-emqx-dashboard"
+  key=$(kube get secret "$RELEASE-emqx-api" -o jsonpath='{.data.key}' | base64 -d) \
+    && secret=$(kube get secret "$RELEASE-emqx-api" -o jsonpath='{.data.secret}' | base64 -d) \
+    || fail "cannot read EMQX's API key (the Secret $RELEASE-emqx-api)"
+  EMQX_API=(-u "$key:$secret")
+  if [[ "$port" == 18084 ]]; then
+    scheme=https
+    ca=$(mktemp)
+    kube get secret "$RELEASE-emqx-tls" -o jsonpath='{.data.ca\.crt}' | base64 -d >"$ca" || fail "cannot read EMQX's CA"
+    EMQX_API+=(--cacert "$ca")
+  fi
+  LOCAL_PORT=$((LOCAL_PORT + 1))
+  kubectl -n "$NAMESPACE" port-forward "svc/$RELEASE-emqx-dashboard" "$LOCAL_PORT:$port" >/dev/null 2>&1 &
+  EMQX_API_PF=$!
+  trap 'kill "$EMQX_API_PF" 2>/dev/null || true' EXIT
+  EMQX_API+=(--connect-to "$host:$port:127.0.0.1:$LOCAL_PORT")
+  EMQX_API_URL="$scheme://$host:$port"
+}
+
+# emqx_client CLIENT_ID: EMQX's answer to GET /api/v5/clients/CLIENT_ID, the status on the first line and the body
+# after it. The cluster answers for every node: 200 while any node holds the client, 404 CLIENTID_NOT_FOUND after.
+emqx_client() {
+  local id=$1 answer
+  if [[ -n "$E2E_RECORDED" ]]; then recorded "emqx-api-client-$id"; return; fi
+  [[ -n "$EMQX_API_URL" ]] || fail "EMQX's API was not opened before asking about $id"
+  for _ in $(seq 1 50); do
+    answer=$(curl -sS --max-time 5 "${EMQX_API[@]}" -w '\n%{http_code}' "$EMQX_API_URL/api/v5/clients/$id" 2>/dev/null) \
+      && [[ "${answer##*$'\n'}" != 000 ]] && break
+    sleep 0.2
+  done
+  printf '%s\n%s\n' "${answer##*$'\n'}" "${answer%$'\n'*}"
+}
+
+# client_connected CLIENT_ID: 0 while EMQX reports a connected client of that id; 1 once it reports none (404, or a
+# session kept without a connection). Any other answer fails the verdict rather than reading as "not connected".
+client_connected() {
+  local id=$1 answer status
+  answer=$(emqx_client "$id") || fail "cannot ask EMQX's API about $id"
+  status=$(head -n 1 <<<"$answer")
+  case "$status" in
+    200) grep -Eq '"connected" *: *true' <<<"$answer" ;;
+    404) return 1 ;;
+    000 | "") fail "EMQX's API did not answer about $id" ;;
+    *) fail "EMQX's API answered $status about $id" ;;
+  esac
 }
 
 # session_kicked revoke|rekey: a connected device, revoked or re-keyed, is off EMQX within KICK_BOUND_SECONDS.
 session_kicked() {
   local mode=$1 id="e2e-$1-probe" deadline start elapsed status expected
-  local password="e2e-$1-first-${RANDOM}${RANDOM}" second="e2e-$1-second-${RANDOM}${RANDOM}"
+  local password second
+  password=$(probe_password "$1-first")
+  second=$(probe_password "$1-second")
+  [[ -n "$E2E_RECORDED" ]] || emqx_api_open
   status=$(registration_api PUT "$id" "$password")
   [[ "$status" == 200 || "$status" == 201 ]] || fail "registering $id answered $status"
   mqtt_session_start "$id" "$password"
@@ -506,12 +605,13 @@ session_kicked() {
     pause 2
   done
   log "$id is connected to EMQX; ${mode}ing it"
-  start=$(now)
   if [[ "$mode" == revoke ]]; then
     status=$(registration_api DELETE "$id"); expected=204
   else
     status=$(registration_api PUT "$id" "$second"); expected=200
   fi
+  # The bound runs from the answer: the kick is the service's work after it, not the port-forward's before it.
+  start=$(now)
   [[ "$status" == "$expected" ]] || { mqtt_session_stop "$id"; fail "the $mode of $id answered $status, not $expected"; }
   while client_connected "$id"; do
     elapsed=$(($(now) - start))
@@ -535,6 +635,9 @@ session_kicked() {
 revoke_kicks() { session_kicked revoke; }
 rekey_kicks() { session_kicked rekey; }
 
+# Sourced (by build-checks' tests, to run single functions on what the workflow would send), it only defines them.
+[[ "${BASH_SOURCE[0]}" == "$0" ]] || return 0
+
 case "$COMMAND" in
   no-500) no_500 ;;
   pgbouncer-refusals) pgbouncer_refusals ;;
@@ -544,5 +647,5 @@ case "$COMMAND" in
   loadtest-report) loadtest_report ;;
   revoke-kicks) revoke_kicks ;;
   rekey-kicks) rekey_kicks ;;
-  *) sed -n '2,58p' "$0" >&2; exit 2 ;;
+  *) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" >&2; exit 2 ;;
 esac

@@ -517,7 +517,7 @@ if selected known-storm || selected mixed-storm; then
   selected mixed-storm && mixed_storm
 fi
 
-# --- 4c. TLS on against off (issue 22): twins that differ in TLS only -------------------------------------------
+# --- 4c. TLS on against off: twins that differ in TLS only -------------------------------------------
 # The protected BENCH_OVERLOAD x storm and the fast path's closed loops, each run twice: on a fresh service serving
 # plain HTTP (plain-*) and on a fresh one serving HTTPS (tls-*: the chart's default; a leaf of the stack's CA from
 # scripts/local-ca.sh, the load generator checking it with --ca-file as EMQX's verify_peer does). Both twins start and
@@ -596,7 +596,7 @@ if (( ${#NOTES[@]} > 0 )); then
 fi
 if (( ${#TLS_NOTES[@]} > 0 )); then
   echo
-  echo "TLS on (issue 22): the same service and storms with /mqtt/authn over HTTPS, the load generator verifying the certificate (--ca-file):"
+  echo "TLS on: the same service and storms with /mqtt/authn over HTTPS, the load generator verifying the certificate (--ca-file):"
   printf '%s\n' "${TLS_NOTES[@]}" | tee "$BENCH_OUT/tls.txt"
 fi
 pod_table | tee "$BENCH_OUT/pod-table.txt"

@@ -12,8 +12,8 @@
 # auth-service SIGTERM under load then restart; a registration burst during a login storm. Then the adversary
 # (scripts/chaos/adversary.py: lockout of known devices, a wrong-password spray, a flood of invented ids, wrong passwords
 # for rows of bcrypt cost 14 under CPU contention and the cold logins' recovery after it; run it alone with
-# CHAOS_ONLY=adversary), live abuse (scripts/chaos/abuse.py) and a search of every log for every secret of the
-# run. scripts/chaos/analyse.py computes the table from the recorded answers and the database.
+# CHAOS_ONLY=adversary), many devices behind one address (scripts/chaos/nat.py; alone with CHAOS_ONLY=nat), live
+# abuse (scripts/chaos/abuse.py) and a search of every log for every secret of the run. scripts/chaos/analyse.py computes the table from the recorded answers and the database.
 #
 # Environment: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT, STACK_DIR, CHAOS_OUT [target/chaos],
 # SKIP_BUILD [0], CHAOS_ONLY [all faults; e.g. "pgbouncer-kill postgres-freeze", "adversary", "abuse"], CHAOS_DEVICES [200],
@@ -99,11 +99,12 @@ start_service() { # name port env...
 }
 start_registration() {
   start_service registration-service "$REGISTRATION_PORT" REGISTRATION_PORT="$REGISTRATION_PORT" REGISTRATION_HOST=127.0.0.1 \
+    IDENTITY_MANAGEMENT_HOST=127.0.0.1 \
     IDENTITY_SCHEMA_MIGRATE=true REGISTRATION_TOKENS="$TOKEN" IDENTITY_AUTH_DB_USER="$AUTH_DB_USER" \
     IDENTITY_DB_USER="$DB_USER" IDENTITY_DB_PASSWORD="$DB_PASSWORD" SHUTDOWN_DELAY=1S
 }
 start_auth() {
-  start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST=127.0.0.1 IDENTITY_SCHEMA_MIGRATE=false \
+  start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST=127.0.0.1 IDENTITY_MANAGEMENT_HOST=127.0.0.1 IDENTITY_SCHEMA_MIGRATE=false \
     IDENTITY_DB_USER="$AUTH_DB_USER" IDENTITY_DB_PASSWORD="$AUTH_DB_PASSWORD" IDENTITY_AUTH_FAST_PATH_KEYS="$FAST_PATH_KEY" \
     SHUTDOWN_DELAY=2S
 }
@@ -290,6 +291,29 @@ if selected adversary; then
   log "after the adversary, the known devices' database refusals: ${known_refused:-none}"
   unpin_after_adversary
 fi
+# NAT: many devices behind one address (scripts/chaos/nat.py): an attacker failing under one id beside 10 cold
+# logins, a reconnect storm with 5 % stale passwords, and a flood of invented ids beside fast-path logins, each from an
+# address of its own. The cold devices are this run's own rows (the known devices' cost-10 bcrypt string, written
+# straight into the table), as in the adversary phase; auth-service is restarted on its own core, so every budget is
+# fresh. nat_verdict joins the run's verdict.
+nat_verdict=0
+if selected nat; then
+  log "nat: 1 attacker + 10 cold devices behind one address, a storm with 5 % stale devices, a flood from one address"
+  nat_prefix=chaos-nat-$(date +%s)-
+  known_hash=$(psql_db -c "SELECT password_hash FROM device_credentials WHERE client_id = 'chaos-known-0'")
+  psql_db -c "DELETE FROM device_credentials WHERE client_id LIKE 'chaos-nat-%'"
+  psql_db -c "INSERT INTO device_credentials (client_id, password_hash) SELECT '$nat_prefix' || g, '$known_hash'
+    FROM generate_series(0, 110) g"
+  for i in $(seq 0 110); do echo "$nat_prefix$i $DEVICE_PASSWORD"; done >"$CHAOS_OUT/nat-cold.txt"
+  pin_for_adversary
+  python3 "$ROOT/scripts/chaos/nat.py" --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" \
+    --cold "$CHAOS_OUT/nat-cold.txt" --out "$CHAOS_OUT/nat.jsonl" --stale-devices 100 --flood-rate 3000 \
+    >"$CHAOS_OUT/nat.txt" 2>>"$LOG_DIR/abuse.log" || nat_verdict=1
+  curl -fsS "http://127.0.0.1:$((AUTH_PORT + 1000))/q/metrics" 2>/dev/null \
+    | grep -E '^identity_authn_outcomes_total' >"$CHAOS_OUT/nat-metrics.txt" || true
+  cat "$CHAOS_OUT/nat.txt" >&2
+  unpin_after_adversary
+fi
 if selected abuse; then
   log "live abuse: fuzzed bodies, idle connections, slowloris, oversized headers, wrong bearer tokens"
   mark abuse start
@@ -328,4 +352,5 @@ python3 "$ROOT/scripts/chaos/analyse.py" --events "$EVENTS" --faults "$FAULTS" -
   --duplicates "$CHAOS_OUT/duplicates.txt" --out "$CHAOS_OUT" --elapsed "$(( $(date +%s) - started ))" \
   --recovery-goal "$CHAOS_RECOVERY_GOAL" --memory-limit-mib "$CHAOS_MEMORY_LIMIT_MIB" \
   --expected-faults "$(expected_faults)" "${abuse_flag[@]}" "${adversary_flag[@]}" || verdict=$?
+[[ "$nat_verdict" == 0 ]] || verdict=1
 exit "$verdict"

@@ -7,7 +7,8 @@ pool_size, and the Helm values that give them. The formulas are the chart's (hel
 _helpers.tpl "device-identity.sizing" / "authnInFlight", _validate.tpl invariants 2 and 3), read with the chart's
 values.yaml defaults; SizingAgreesWithChartTest (module helm/) renders the chart with the printed values and compares
 its own sums with these. The throughput figures are the last `make bench`'s
-(target/bench/capacity and known-closed-*/summary.json) when present, else the measured figures of docs/sizing.md.
+(target/bench/capacity and known-closed-*/summary.json) when present, else docs/figures.json, where every figure
+sizing depends on is held once.
 """
 import argparse
 import glob
@@ -19,16 +20,19 @@ import sys
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# docs/sizing.md, "The measured figures": the make bench of 2026-12-02 06:12-06:33 UTC (session 8's code),
-# auth-service as a pod of 1 vCPU (a CFS quota): closed-loop maxima, cold (bcrypt cost 10) and known (fast path).
-DOCUMENTED_COLD_PER_CORE = 13.8
-DOCUMENTED_KNOWN_PER_CORE = 1627.0
-# A pod size holds when, at 8x its capacity, steady goodput >= 0.9 x capacity, p99 allow <= 2 s, no late answer
-# (issue 23's goals; docs/sizing.md "Which pod sizes hold").
-POD_GOAL_RATIO = 0.9
-POD_GOAL_P99_MS = 2000
-# Known devices: p99 stayed ≤ 20 ms in the open-loop storms up to 1 480/s, about half the closed-loop maximum.
-KNOWN_UTILISATION = 0.5
+FIGURES_FILE = os.path.join(ROOT, "docs", "figures.json")
+with open(FIGURES_FILE) as _f:
+    FIGURES = json.load(_f)
+# Closed-loop maxima of auth-service as a pod of 1 vCPU (a CFS quota): cold (bcrypt) and known (fast path).
+DOCUMENTED_COLD_PER_CORE = float(FIGURES["cold_allows_per_core"]["value"])
+DOCUMENTED_KNOWN_PER_CORE = float(FIGURES["known_allows_per_core"]["value"])
+# A pod size holds when, at 8x its capacity, steady goodput >= this share of capacity, p99 allow within this, no
+# late answer (docs/sizing.md, "Pod sizes").
+POD_GOAL_RATIO = float(FIGURES["pod_goal"]["goodput_per_capacity"])
+POD_GOAL_P99_MS = int(FIGURES["pod_goal"]["p99_allow_ms"])
+# Known devices are planned at this share of the closed-loop maximum: p99 stayed within 20 ms in the open-loop
+# storms up to about half of it.
+KNOWN_UTILISATION = float(FIGURES["known_planned_share"])
 
 
 def millis(duration):
@@ -55,7 +59,9 @@ def goodput(path):
 
 def figures(bench_dir):
     """(cold allows/s per core, known allows/s per core, where from): closed-loop maxima."""
-    cold, known, source = DOCUMENTED_COLD_PER_CORE, DOCUMENTED_KNOWN_PER_CORE, "docs/sizing.md (make bench, 2026-12-02)"
+    cold, known = DOCUMENTED_COLD_PER_CORE, DOCUMENTED_KNOWN_PER_CORE
+    source = "docs/figures.json (make bench, %s and %s)" % (
+        FIGURES["cold_allows_per_core"]["date"], FIGURES["known_allows_per_core"]["date"])
     capacity = os.path.join(bench_dir, "capacity", "summary.json")
     if os.path.exists(capacity):
         cold = goodput(capacity)
@@ -141,6 +147,7 @@ def size(values, devices, window, known_share, cold_per_core, known_per_core):
         "bcrypt_cpus": bcrypt_cpus, "cpu_per_replica": concurrency, "auth_replicas": replicas,
         "client_connections": clients, "pgbouncer_max_client_conn": max_client_conn,
         "server_connections": servers, "postgresql_max_connections": max_connections,
+        "cold_per_core": cold_per_core, "known_per_core": known_per_core,
         "emqx_pool_size": pool_size, "emqx_in_flight": int(values["emqx"]["replicas"]) * pool_size * int(authn["pipelining"]),
     }
 
@@ -178,8 +185,8 @@ def main():
         return
     print("%d devices in %g s, %d %% known (fast path): %.1f cold checks/s, %.1f known/s" % (
         a.devices, a.window, round(a.known * 100), r["cold_checks_per_s"], r["known_checks_per_s"]))
-    print("figures: %.1f cold allows/s per core, %.0f known allows/s per core (planned at %d %%), from %s" % (
-        cold, known, round(KNOWN_UTILISATION * 100), source))
+    print("figures: %.1f cold allows/s per core (bcrypt cost %d), %.0f known allows/s per core (planned at %d %%), from %s"
+          % (cold, int(FIGURES["bcrypt_cost"]), known, round(KNOWN_UTILISATION * 100), source))
     print("auth-service      %d CPUs for bcrypt -> %d replicas of %d CPUs (authService.autoscaling.maxReplicas=%d)" % (
         r["bcrypt_cpus"], r["auth_replicas"], r["cpu_per_replica"], r["auth_replicas"]))
     print("PgBouncer         %d client connections -> pgbouncer.maxClientConn=%d" % (

@@ -25,7 +25,8 @@
 # TLS=1 (the default) serves both services over HTTPS with certificates from scripts/local-ca.sh: one CA per stack
 # directory ($STACK_DIR/tls/ca.crt, created on first `up` and kept), leaves for auth-service, registration-service
 # and EMQX's client certificate; curl them with --cacert "$STACK_DIR/tls/ca.crt". TLS=0 serves plain HTTP. Health
-# and metrics are on each service's management interface, plain HTTP, on its port + 1000 (9081, 9082).
+# and metrics are on each service's management interface, plain HTTP, on its port + 1000 (9081, 9082), bound to
+# BIND_HOST as the API is (IDENTITY_MANAGEMENT_HOST).
 #
 # Profiles keep `make up` and `make test` apart: dev uses ports 55432/56432, test 55433/56433 (all overridable:
 # PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT). State lives under .local/<profile>/ (STACK_DIR; under
@@ -33,7 +34,7 @@
 # with (STACK_DIR/ports): `status` and `down` find them without the overrides. A taken port is named, with the
 # variable that moves it.
 # PostgreSQL and PgBouncer refuse to run as root, so as root they run as the 'postgres' system user.
-# The database path is TLS-only (issue 22): db-up makes the stack's CA and the servers' certificates under
+# The database path is TLS-only: db-up makes the stack's CA and the servers' certificates under
 # STACK_DIR/tls (scripts/local-ca.sh); PostgreSQL runs ssl=on and refuses plaintext TCP (pg_hba hostssl only),
 # PgBouncer refuses plaintext clients (client_tls_sslmode=require) and verifies PostgreSQL (server_tls_sslmode=
 # verify-full), and every client here (the services, psql, pgbench) uses sslmode=verify-full against STACK_DIR/tls/ca.crt.
@@ -117,9 +118,10 @@ install() {
 }
 
 prepare_dirs() {
-  mkdir -p "$STACK_DIR" "$RUN_DIR" "$LOG_DIR"
-  # Local connections are trusted: a socket directory of its own under /tmp is for its owner only.
-  [[ "$SOCKET_DIR" == "$RUN_DIR" ]] || mkdir -p -m 700 "$SOCKET_DIR"
+  mkdir -p "$STACK_DIR" "$RUN_DIR" "$LOG_DIR" "$SOCKET_DIR"
+  # The sockets' directory is for the database's user only (also one made by an older stack.sh): no other OS user
+  # reaches PostgreSQL's or PgBouncer's socket at all, whatever pg_hba.conf says.
+  chmod 700 "$RUN_DIR" "$SOCKET_DIR"
   if is_root; then
     chown -R postgres: "$STACK_DIR"
     chown postgres: "$SOCKET_DIR"
@@ -163,15 +165,27 @@ prepare_tls() {
   if is_root; then chown -R postgres: "$TLS_DIR"; fi
 }
 
-# Client authentication of PostgreSQL: the stack's own unix socket is trusted (psql_admin), TCP is TLS with a
-# SCRAM password only; a plaintext TCP client matches no hostssl line and is refused.
+# The OS user that runs PostgreSQL and PgBouncer (postgres when root starts the stack; as_db).
+db_os_user() {
+  if is_root; then printf postgres; else id -un; fi
+}
+
+# Client authentication of PostgreSQL: on the Unix socket only the database's OS user (and root, which can read the
+# data directory anyway) may connect, and only as the superuser, by peer authentication (psql_admin); every other
+# role and user is refused there. TCP is TLS with a SCRAM password only; a plaintext TCP client matches no hostssl
+# line and is refused. pg_ident.conf maps those OS users to the superuser.
 write_pg_hba() {
   as_db tee "$DATA_DIR/pg_hba.conf" >/dev/null <<'HBA'
-# Written by scripts/stack.sh db-up (overwritten at every start): TLS-only TCP.
-local     all all              trust
+# Written by scripts/stack.sh db-up (overwritten at every start): TLS-only TCP; the socket by peer, superuser only.
+local     all postgres         peer map=stack
 hostssl   all all 127.0.0.1/32 scram-sha-256
 hostnossl all all 0.0.0.0/0    reject
 HBA
+  {
+    printf '# Written by scripts/stack.sh db-up: OS users that may connect over the socket as the superuser.\n'
+    printf 'stack %s postgres\n' "$(db_os_user)"
+    if is_root; then printf 'stack root postgres\n'; fi
+  } | as_db tee "$DATA_DIR/pg_ident.conf" >/dev/null
 }
 
 psql_admin() {
@@ -181,7 +195,7 @@ psql_admin() {
 start_postgres() {
   if [[ ! -f "$DATA_DIR/PG_VERSION" ]]; then
     log "initialising PostgreSQL in $DATA_DIR"
-    as_db "$PG_BIN/initdb" -D "$DATA_DIR" -U postgres --auth-local=trust --auth-host=scram-sha-256 \
+    as_db "$PG_BIN/initdb" -D "$DATA_DIR" -U postgres --auth-local=peer --auth-host=scram-sha-256 \
       --encoding=UTF8 --locale=C.UTF-8 >"$LOG_DIR/initdb.log" 2>&1 || { cat "$LOG_DIR/initdb.log" >&2; exit 1; }
   fi
   write_pg_hba
@@ -196,7 +210,8 @@ start_postgres() {
   else
     log "starting PostgreSQL on 127.0.0.1:$PG_PORT (TLS only)"
     as_db "$PG_BIN/pg_ctl" -D "$DATA_DIR" -l "$LOG_DIR/postgresql.log" -w -t 60 start \
-      -o "-p $PG_PORT -k $SOCKET_DIR -c listen_addresses=127.0.0.1 -c max_connections=100 -c fsync=off \
+      -o "-p $PG_PORT -k $SOCKET_DIR -c unix_socket_permissions=0700 -c listen_addresses=127.0.0.1 \
+          -c max_connections=100 -c fsync=off \
           -c password_encryption=scram-sha-256 -c log_min_messages=warning \
           -c ssl=on -c ssl_cert_file=$TLS_DIR/postgres.crt -c ssl_key_file=$TLS_DIR/postgres.key" >/dev/null
   fi
@@ -342,7 +357,9 @@ start_service() {
     stop_service "$name"
   fi
   log "starting $name on $BIND_HOST:$port"
-  (service_env; exec env "$@" java ${JAVA_OPTS:-} -jar "$jar" >"$LOG_DIR/$name.log" 2>&1) &
+  # Appended, never truncated: what led to a restart stays in the log, after which a marker says when it began.
+  printf '==== %s scripts/stack.sh starts %s ====\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$name" >>"$LOG_DIR/$name.log"
+  (service_env; exec env "$@" java ${JAVA_OPTS:-} -jar "$jar" >>"$LOG_DIR/$name.log" 2>&1) &
   echo $! >"$RUN_DIR/$name.pid"
   (umask 077; printf '%s\n' "$fingerprint" >"$RUN_DIR/$name.config")
   [[ "$READY_WAIT" =~ ^[0-9]+$ ]] || die "READY_WAIT must be a whole number of seconds, not '$READY_WAIT'"
@@ -459,10 +476,10 @@ up() {
   start_service registration-service "$REGISTRATION_PORT" REGISTRATION_PORT="$REGISTRATION_PORT" \
     REGISTRATION_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=true REGISTRATION_TOKENS="$tokens" \
     IDENTITY_AUTH_DB_USER="$AUTH_DB_USER" IDENTITY_MANAGEMENT_PORT="$((REGISTRATION_PORT + MANAGEMENT_OFFSET))" \
-    "${TLS_ENV_REGISTRATION[@]}"
+    IDENTITY_MANAGEMENT_HOST="$BIND_HOST" "${TLS_ENV_REGISTRATION[@]}"
   start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=false \
     IDENTITY_DB_USER="$AUTH_DB_USER" IDENTITY_DB_PASSWORD="$AUTH_DB_PASSWORD" IDENTITY_AUTH_FAST_PATH_KEYS="$FAST_PATH_KEYS" \
-    IDENTITY_MANAGEMENT_PORT="$((AUTH_PORT + MANAGEMENT_OFFSET))" "${TLS_ENV_AUTH[@]}"
+    IDENTITY_MANAGEMENT_PORT="$((AUTH_PORT + MANAGEMENT_OFFSET))" IDENTITY_MANAGEMENT_HOST="$BIND_HOST" "${TLS_ENV_AUTH[@]}"
   remember_ports
   seed_demo_devices
   # The first entry's token: what follows its second colon (the whole entry in the format before token ids).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where a JVM's CPU went, by thread group, per answer (issue 23: the CPU a refusal costs inside a pod's quota).
+"""Where a JVM's CPU went, by thread group, per answer (the CPU a refusal costs inside a pod's quota).
 
   thread-cpu.py snap PID OUT.json [--proc /proc]     CPU ticks of every thread of PID, by group, to OUT.json
   thread-cpu.py diff BEFORE.json AFTER.json ANSWERS  the seconds each group used between the two snapshots and,

@@ -191,9 +191,10 @@ def spray(a, rec):
     wrong_passwords(a, rec, "spray", a.spray_prefix, a.spray_count, "10.77.0", a.spray_rate)
 
 
-def flood(a, rec):
+def flood(a, rec, peer=None):
     """Invented ids, pipelined on raw kept-alive connections (Python's http.client cannot send thousands a second),
-    from 256 addresses; one record a second with what was sent and the statuses that came back."""
+    from 256 addresses (or peer(sender, i)'s); one record a second with what was sent and the statuses that came
+    back."""
     stop = threading.Event()
     counts = {"sent": 0, "statuses": {}}
     lock = threading.Lock()
@@ -217,7 +218,8 @@ def flood(a, rec):
                 for _ in range(per_tick):
                     i += 1
                     body = json.dumps({"clientid": "invented-%d-%d-%d" % (os.getpid(), n, i), "username": "",
-                                       "password": "x", "peerhost": "10.99.%d.%d" % (n, i % 32 + 1),
+                                       "password": "x",
+                                       "peerhost": peer(n, i) if peer else "10.99.%d.%d" % (n, i % 32 + 1),
                                        "cert_common_name": ""}).encode()
                     out.append(b"POST /mqtt/authn HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                                b"Content-Length: %d\r\n\r\n%s" % (len(body), body))

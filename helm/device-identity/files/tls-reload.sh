@@ -1,6 +1,6 @@
 #!/bin/sh
-# tls-reload.sh: makes a running server serve certificate files that were renewed in place, without a restart
-# (issue 22). PostgreSQL and PgBouncer read their key and certificate only at start and on a reload; cert-manager
+# tls-reload.sh: makes a running server serve certificate files that were renewed in place, without a restart.
+# PostgreSQL and PgBouncer read their key and certificate only at start and on a reload; cert-manager
 # renews the Secret and the kubelet swaps the mounted files, so someone has to ask for the reload.
 #
 #   tls-reload.sh PERIOD_SECONDS COMMAND FILE...

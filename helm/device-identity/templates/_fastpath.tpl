@@ -1,5 +1,5 @@
 {{/*
-auth-service's own database role and the verified-credential fast path's keys (issue 10; README "Security" in the
+auth-service's own database role and the verified-credential fast path's keys (README "Security" in the
 repository, and this chart's README for key rotation).
 
 auth-service connects as database.auth.user, a role that may only SELECT device_credentials and UPDATE its two

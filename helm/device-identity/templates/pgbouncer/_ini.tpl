@@ -27,7 +27,7 @@ stats_users = {{ .Values.pgbouncer.console.statsUser }}
 
 {{- if .Values.tls.enabled }}
 
-;; TLS (issue 22). Clients (the services) must use TLS; PgBouncer proves itself with its certificate. Towards
+;; TLS. Clients (the services) must use TLS; PgBouncer proves itself with its certificate. Towards
 ;; PostgreSQL it verifies the server's CA and host name (the [databases] host above). Keys as in PgBouncer 1.18
 ;; (src/main.c). Renewed files are read on RELOAD (SIGHUP): templates/pgbouncer/deployment.yaml.
 client_tls_sslmode = {{ .Values.tls.database.pgbouncerClientSslMode }}

@@ -1,5 +1,5 @@
 {{/*
-The bundled PostgreSQL's roles (issue 22). The image makes POSTGRES_USER a superuser; that is "postgres" here, with a
+The bundled PostgreSQL's roles. The image makes POSTGRES_USER a superuser; that is "postgres" here, with a
 generated password of its own (Secret <fullname>-postgresql-admin), and pg_hba refuses it over the network: it only
 bootstraps. The runtime roles are not superusers: the owner database.user (registration-service, Flyway; it owns the
 database, so it may create the schema) and auth-service's database.auth.user (SELECT and two UPDATE columns, granted by

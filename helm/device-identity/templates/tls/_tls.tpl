@@ -1,5 +1,5 @@
 {{/*
-TLS on every hop that carries a credential (issue 22; values tls.*, docs/security.md "Hop by hop"). Every component's
+TLS on every hop that carries a credential (values tls.*, docs/security.md "Hop by hop"). Every component's
 certificate lives in a kubernetes.io/tls Secret (tls.crt, tls.key, ca.crt): one cert-manager Certificate renders it
 (tls.certManager), or the operator names one (tls.existingSecrets). The mount paths and environment names are the
 services' contract (IDENTITY_TLS_*, IDENTITY_DB_SSL*): docs/configuration.md.
@@ -85,11 +85,11 @@ from the ConfigMap mounted at /opt/tls-reload.
 
 {{/*
 The services' TLS and management environment (ConfigMap part): (dict "root" $ "component" <service>). The names are
-the services' (TLS contract of issue 22).
+the services' (their TLS configuration, docs/security.md "Hop by hop").
 */}}
 {{- define "device-identity.tls.serviceEnv" -}}
 {{- $v := .root.Values -}}
-# TLS (issue 22): HTTPS only on the main port, certificates re-read every reloadPeriod (cert-manager renews them).
+# TLS: HTTPS only on the main port, certificates re-read every reloadPeriod (cert-manager renews them).
 IDENTITY_TLS_ENABLED: {{ $v.tls.enabled | quote }}
 {{- if $v.tls.enabled }}
 IDENTITY_TLS_CERT_FILE: "/etc/device-identity/tls/tls.crt"

@@ -112,16 +112,17 @@ public interface AuthConfig {
         int sourceFailures();
 
         /**
-         * Wrong passwords (failures that cost a bcrypt) one source address may cause per period at one replica,
-         * refilled smoothly, at most a quarter of them at once; beyond it, cold checks from that address are denied
-         * without bcrypt. Much smaller than {@link #sourceFailures()}: each costs a hash, so this is what keeps a spray
-         * over many registered ids from taking the fleet's bcrypt capacity (4 addresses: at most 4 × 10 = 40 hashes a
-         * minute, 0.7/s, against the ~13/s one core hashes). Wrong passwords sent at once are all charged, beyond the
-         * budget if need be (a debt the address pays back before its next hash), and while an address has any charged
-         * its cold checks take their guess before the hash (given back on a match), so guesses in flight count. A NAT
-         * whose devices send up to this many wrong passwords a minute (five devices with a stale password retrying
-         * every 30 s) keeps every cold login; a device with a matching verifier is allowed whatever the address spent,
-         * and only a device without a verifier (new or re-keyed) behind an address over budget waits for it to refill.
+         * Wrong passwords (failures that cost a bcrypt, each charged at its cost: a cost-14 row 16) one source address
+         * may cause per period at one replica, refilled smoothly, at most a quarter of them at once; beyond it, cold
+         * checks from that address are denied {@code guesses_exhausted} without bcrypt. Much smaller than
+         * {@link #sourceFailures()}: each costs a hash, so this is what keeps a spray over many registered ids from
+         * taking the fleet's bcrypt capacity (4 addresses: at most 4 × 10 = 40 hashes a minute, 0.7/s, against the
+         * ~13/s one core hashes). Split in two halves (SourceBudget): one for client ids that failed from the address
+         * within the period, one for the others, so one id failing over and over (an attacker, a stale device) cannot
+         * take the cold logins of the address's other devices. Wrong passwords sent at once are all charged, beyond
+         * the half if need be (a debt paid back before its next hash), and cold checks take their guess before the
+         * hash (given back on a match), so guesses in flight count. A device with a matching verifier is allowed
+         * whatever the address spent.
          */
         @WithDefault("10")
         int sourceGuesses();

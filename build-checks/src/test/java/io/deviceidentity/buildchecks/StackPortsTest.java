@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * scripts/stack.sh's ports, run for real (a PostgreSQL and a PgBouncer of its own, in a stack directory of its own):
- * a port another process holds is named with the variable that moves it, before anything starts (issue 25, point
- * 14: pg_ctl only said "could not start server"); and the stack directory remembers the ports it was started with,
- * so that `status` and `db-down` without the overrides find the same stack (point 13).
+ * a port another process holds is named with the variable that moves it, before anything starts (pg_ctl
+ * alone only says "could not start server"); and the stack directory remembers the ports it was started with,
+ * so that `status` and `db-down` without the overrides find the same stack.
  */
 class StackPortsTest {
 

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
@@ -27,12 +29,15 @@ import org.junit.jupiter.api.TestMethodOrder;
  * `scripts/stack.sh up` (what `make up` runs) against the real test PostgreSQL + PgBouncer of `make test`, used as
  * "your own PostgreSQL" (EXTERNAL_DB=1) with the jars the reactor built before this module (SKIP_BUILD=1): a second
  * `up` leaves unchanged services running, a changed environment restarts the service it concerns and names the
- * variable, REGISTRATION_TOKEN (singular) is refused, and `down` leaves the database alone.
+ * variable (its log kept, after a marker line), the API and management ports listen on BIND_HOST only,
+ * REGISTRATION_TOKEN (singular) is refused, and `down` leaves the database alone.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StackScriptTest {
 
     private static final Path SCRIPT = Repo.ROOT.resolve("scripts/stack.sh");
+    /** The line stack.sh appends to a service's log before each start. */
+    private static final String MARKER = "==== \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ scripts/stack\\.sh starts auth-service ====";
     private static Path stackDir;
     private static int authPort;
     private static int registrationPort;
@@ -94,6 +99,37 @@ class StackScriptTest {
     }
 
     @Test
+    @Order(2)
+    void theManagementInterfacesListenOnBindHostOnly() throws Exception {
+        // BIND_HOST is left at its default, 127.0.0.1: nothing of the services may listen on another address.
+        for (int port : new int[] {authPort, registrationPort}) {
+            assertEquals(Set.of("127.0.0.1"), listeningAddresses(port), "API port " + port);
+            assertEquals(Set.of("127.0.0.1"), listeningAddresses(port + 1000), "management port " + (port + 1000));
+        }
+    }
+
+    @Test
+    @Order(4)
+    void aRestartedServiceKeepsItsEarlierLogAfterAMarkerLine() throws Exception {
+        // Order 3 restarted auth-service: its first run's lines are still there, then the restart's marker.
+        List<String> log = Files.readAllLines(stackDir.resolve("log/auth-service.log"));
+        List<Integer> starts = new ArrayList<>();
+        List<Integer> markers = new ArrayList<>();
+        for (int i = 0; i < log.size(); i++) {
+            if (log.get(i).contains(" started in ")) {
+                starts.add(i);
+            }
+            if (log.get(i).matches(MARKER)) {
+                markers.add(i);
+            }
+        }
+        assertEquals(2, starts.size(), "Quarkus start lines in the log:\n" + String.join("\n", log));
+        assertEquals(2, markers.size(), "marker lines in the log:\n" + String.join("\n", log));
+        assertTrue(markers.get(0) < starts.get(0) && starts.get(0) < markers.get(1) && markers.get(1) < starts.get(1),
+                "marker, first run, marker, second run:\n" + String.join("\n", log));
+    }
+
+    @Test
     @Order(4)
     void noRestartKeepsTheServiceAndSaysSoLoudly() throws Exception {
         String before = pid("registration-service");
@@ -123,6 +159,30 @@ class StackScriptTest {
         Result status = run(Map.of(), "status");
         assertTrue(status.output.contains("auth-service stopped") && status.output.contains("registration-service stopped"),
                 status.output);
+    }
+
+    /** The local addresses of the TCP sockets listening on {@code port}, from /proc/net/tcp and tcp6. */
+    private static Set<String> listeningAddresses(int port) throws IOException {
+        Set<String> addresses = new TreeSet<>();
+        String hexPort = String.format(":%04X", port);
+        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            for (String line : Files.readAllLines(Path.of(table))) {
+                String[] fields = line.strip().split("\\s+");
+                // sl local_address rem_address st ...: st 0A is LISTEN; addresses are hex, little-endian per word.
+                if (fields.length > 3 && fields[1].endsWith(hexPort) && fields[3].equals("0A")) {
+                    String hex = fields[1].substring(0, fields[1].indexOf(':'));
+                    // An IPv4-mapped IPv6 address (::ffff:a.b.c.d, how Vert.x may bind an IPv4 host) is that IPv4 one.
+                    boolean mapped = hex.length() == 32 && hex.startsWith("0000000000000000FFFF0000");
+                    addresses.add(hex.length() == 8 ? ipv4(hex) : mapped ? ipv4(hex.substring(24)) : "[" + hex + "]");
+                }
+            }
+        }
+        return addresses;
+    }
+
+    private static String ipv4(String littleEndianHex) {
+        long value = Long.parseLong(littleEndianHex, 16);
+        return (value & 0xff) + "." + (value >> 8 & 0xff) + "." + (value >> 16 & 0xff) + "." + (value >> 24 & 0xff);
     }
 
     private static String pid(String service) throws IOException {

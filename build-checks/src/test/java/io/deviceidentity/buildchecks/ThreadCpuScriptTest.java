@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * scripts/thread-cpu.py, which make bench runs around each pod point to say where the pod's CPU went (issue 23): read
+ * scripts/thread-cpu.py, which make bench runs around each pod point to say where the pod's CPU went: read
  * from a recorded /proc tree of a JVM's threads (names with spaces and parentheses included, as Linux writes them),
  * it groups the threads and divides by the answers.
  */

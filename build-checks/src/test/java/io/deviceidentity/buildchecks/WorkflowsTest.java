@@ -251,7 +251,7 @@ class WorkflowsTest {
     }
 
     /**
-     * The dependency and image scans (issue 22) fail on a fixable HIGH or CRITICAL advisory in what this repository
+     * The dependency and image scans fail on a fixable HIGH or CRITICAL advisory in what this repository
      * builds (its dependencies, and each image it builds is also scanned), and report the chart's third-party images
      * exactly as values.yaml names them, so that a tag bumped in the chart is the tag scanned.
      */

@@ -64,7 +64,7 @@ class ExternalDatabaseTest {
         assertFalse(db.getData().containsKey("password"), "the chart's db Secret carries a password");
         Secret pgbouncer = rendered.get(Secret.class, Chart.name("pgbouncer"));
         assertFalse(pgbouncer.getData().containsKey("userlist.txt"));
-        // The exporter reads the console as PgBouncer's own stats user (issue 22), whose password the chart holds.
+        // The exporter reads the console as PgBouncer's own stats user, whose password the chart holds.
         assertTrue(PgBouncerTest.decode(pgbouncer, "exporter-connection-string").startsWith("postgres://pgbouncer_stats:"));
         String ini = new String(Base64.getDecoder().decode(pgbouncer.getData().get("pgbouncer.ini")),
                 StandardCharsets.UTF_8);

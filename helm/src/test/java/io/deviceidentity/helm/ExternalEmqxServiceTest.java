@@ -14,7 +14,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 
 /**
- * An EMQX outside the cluster can reach auth-service (issue 25, point 10): {@code authService.service} makes its
+ * An EMQX outside the cluster can reach auth-service: {@code authService.service} makes its
  * Service a load balancer limited to the brokers' addresses, and the NetworkPolicy admits the same addresses as an
  * ipBlock. By default the Service stays ClusterIP, as before.
  */

@@ -27,7 +27,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 
 /**
- * The chart side of the verified-credential fast path (issue 10): auth-service's own database role, its Secret and
+ * The chart side of the verified-credential fast path: auth-service's own database role, its Secret and
  * its creation in the bundled PostgreSQL, the key set's Secret (generated, kept across upgrades, or the operator's),
  * the environment the service reads, and the refusals.
  */
@@ -116,8 +116,8 @@ class FastPathChartTest {
 
     @Test
     void thePostgresqlPodCreatesTheAuthRoleAndRegistrationServiceWaitsForItBeforeItMigrates() {
-        // The bundled PostgreSQL's pod makes both roles as its bootstrap superuser, over its own socket (issue 22;
-        // TlsChartTest checks that neither is a superuser).
+        // The bundled PostgreSQL's pod makes both roles as its bootstrap superuser, over its own socket
+        // (TlsChartTest checks that neither is a superuser).
         PodSpec postgres = Chart.render().get(StatefulSet.class, Chart.name("postgresql")).getSpec().getTemplate().getSpec();
         Container roles = postgres.getContainers().stream().filter(c -> c.getName().equals("roles")).findFirst().orElseThrow();
         assertEquals("postgres:17.5-alpine", roles.getImage(), "the bundled PostgreSQL's image, for its psql");

@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Every invariant of the chain is refused with a message that names the numbers and the values to change
- * (issue 5, "Co-configuration"), and the schema refuses values of the wrong shape.
+ * (docs/kubernetes.md), and the schema refuses values of the wrong shape.
  */
 class InvariantsTest {
 

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Pods below one CPU run a JVM image with C1 alone (jvm.c1BelowOneCpu, issue 23): the chart writes the option where
+ * Pods below one CPU use a JVM image with C1 alone (jvm.c1BelowOneCpu): the chart writes the option where
  * the image's start script reads it, keeps what the image put there, and the real JVM accepts the line.
  */
 class JvmOptionsChartTest {

@@ -153,7 +153,7 @@ class K8sManifestsTest {
     }
 
     /**
-     * The kind release keeps the chart's TLS defaults (issue 22): no opt-out in ci/kind-values.yaml, the services
+     * The kind release keeps the chart's TLS defaults: no opt-out in ci/kind-values.yaml, the services
      * HTTPS only, cert-manager Certificates from the chart's own CA, MQTT over TLS on 8883 and no plaintext listener,
      * and mutual TLS between EMQX and auth-service (emqx.clientCertificate): auth-service requires a client certificate,
      * which the load-test Job presents as EMQX does.

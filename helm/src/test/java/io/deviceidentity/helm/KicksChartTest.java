@@ -34,7 +34,7 @@ class KicksChartTest {
 
     @Test
     void registrationServiceKicksThroughTheChartsEmqxWithTheGeneratedKey() {
-        // The dashboard's own ClusterIP Service (issue 22), never the devices' Service, over HTTPS.
+        // The dashboard's own ClusterIP Service, never the devices' Service, over HTTPS.
         assertEquals("https://" + Chart.name("emqx-dashboard") + "." + Chart.NAMESPACE + ".svc.cluster.local:18084",
                 ServicesTest.env(DEFAULTS, "registration-service").get("IDENTITY_KICKS_EMQX_API_URL"));
         Map<String, String> refs = FastPathChartTest.secretRefs(ServicesTest.container(DEFAULTS, "registration-service"));

@@ -21,7 +21,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 
 /**
- * k8s/jobs/loadtest-job.yaml registers its own devices (issue 14: no SQL inside the bundled PostgreSQL): its
+ * k8s/jobs/loadtest-job.yaml registers its own devices (no SQL inside the bundled PostgreSQL): its
  * seed-devices init container calls registration-service's API with the release's generated token, so it works with
  * the bundled or an external database alike. What it addresses must exist in the release it is applied to.
  */

@@ -24,11 +24,11 @@ class LocalStackAgreesWithChartTest {
     private static final Set<String> DEPLOYMENT_SPECIFIC = Set.of("listen_addr", "listen_port", "unix_socket_dir",
             "auth_file", "logfile", "pidfile", "client_tls_key_file", "client_tls_cert_file", "client_tls_ca_file",
             "server_tls_ca_file",
-            // The chart's console users are PgBouncer's own (pgbouncer.console, issue 22); a developer's local stack
+            // The chart's console users are PgBouncer's own (pgbouncer.console); a developer's local stack
             // administers its PgBouncer as the owner role.
             "admin_users", "stats_users");
 
-    /** PgBouncer's TLS modes (issue 22): both must render them, and they must agree (require / verify-full). */
+    /** PgBouncer's TLS modes: both must render them, and they must agree (require / verify-full). */
     private static final Set<String> TLS_MODES = Set.of("client_tls_sslmode", "server_tls_sslmode");
 
     @Test

@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * pgbouncer/README.md's sizing numbers are the chart's (issue 25, point 6: the README counted one user pair and no
+ * pgbouncer/README.md's sizing numbers are the chart's (the README counted one user pair and no
  * verifier writer, half of what an external PostgreSQL must allow). The chart computes both sums in its invariants
  * (templates/_validate.tpl) and prints them when it refuses; this renders the chart with a limit too small for the
  * default sizing, reads the sums it computed from the refusal, and requires the README's "Chart defaults" lines to

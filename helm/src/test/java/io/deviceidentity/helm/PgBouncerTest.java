@@ -29,7 +29,7 @@ class PgBouncerTest {
             "reserve_pool_size", "min_pool_size", "max_db_connections", "query_wait_timeout", "server_idle_timeout",
             "server_connect_timeout", "server_login_retry", "server_lifetime", "client_idle_timeout",
             "ignore_startup_parameters", "logfile", "pidfile",
-            // TLS (issue 22): declared in 1.18's src/main.c (tag pgbouncer_1_18_0).
+            // TLS: declared in 1.18's src/main.c (tag pgbouncer_1_18_0).
             "client_tls_sslmode", "client_tls_key_file", "client_tls_cert_file", "client_tls_ca_file",
             "server_tls_sslmode", "server_tls_ca_file");
 
@@ -65,7 +65,7 @@ class PgBouncerTest {
     void userlistHoldsBothDatabaseUsersAndTheirPasswordsInTheSecret() {
         Secret secret = Chart.render().get(Secret.class, Chart.name("pgbouncer"));
         // registration-service's owner role and auth-service's own role: PgBouncer logs in to PostgreSQL as each.
-        // Then PgBouncer's own console users (pgbouncer.console, issue 22), which exist only here.
+        // Then PgBouncer's own console users (pgbouncer.console), which exist only here.
         List<String> console = List.of("\"pgbouncer_admin\" \"test-pgbouncer-admin-password\"",
                 "\"pgbouncer_stats\" \"test-pgbouncer-stats-password\"");
         assertEquals(concat(List.of("\"identity\" \"test-db-password\"", "\"identity_auth\" \"test-auth-db-password\""), console),
@@ -111,7 +111,7 @@ class PgBouncerTest {
         Container exporter = containers.get(2);
         assertEquals(9127, exporter.getPorts().get(0).getContainerPort());
         assertEquals("exporter-connection-string", exporter.getEnv().get(0).getValueFrom().getSecretKeyRef().getKey());
-        // As PgBouncer's own stats user, over TLS, since PgBouncer requires it of every client (issue 22).
+        // As PgBouncer's own stats user, over TLS, since PgBouncer requires it of every client.
         assertEquals("postgres://pgbouncer_stats:test-pgbouncer-stats-password@127.0.0.1:5432/pgbouncer?sslmode=require",
                 decode(rendered.get(Secret.class, Chart.name("pgbouncer")), "exporter-connection-string"));
     }

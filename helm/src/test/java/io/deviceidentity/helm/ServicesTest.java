@@ -24,7 +24,7 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 
-/** auth-service and registration-service: what the chart promises for each (issue 5, first bullet). */
+/** auth-service and registration-service: what the chart promises for each. */
 class ServicesTest {
 
     private static final Chart.Rendered DEFAULTS = Chart.render();
@@ -56,7 +56,7 @@ class ServicesTest {
         assertEquals("/q/health/started", c.getStartupProbe().getHttpGet().getPath());
         assertEquals("/q/health/live", c.getLivenessProbe().getHttpGet().getPath());
         assertEquals("/q/health/ready", c.getReadinessProbe().getHttpGet().getPath());
-        // On the management interface's own port (issue 22), not on the HTTPS port that serves the API.
+        // On the management interface's own port, not on the HTTPS port that serves the API.
         assertEquals("management", c.getReadinessProbe().getHttpGet().getPort().getStrVal());
         int port = component.equals("auth-service") ? 8081 : 8082;
         assertEquals(port, c.getPorts().get(0).getContainerPort());
@@ -114,7 +114,7 @@ class ServicesTest {
                 Map.entry("IDENTITY_AUTH_RATE_LIMIT_MAX_TRACKED_DEVICES", "200000"),
                 Map.entry("IDENTITY_AUTH_FAST_PATH_ENABLED", "true"),
                 Map.entry("IDENTITY_SCHEMA_MIGRATE", "false"),
-                // TLS and the management port (issue 22; TlsChartTest has the details).
+                // TLS and the management port (TlsChartTest has the details).
                 Map.entry("IDENTITY_TLS_ENABLED", "true"),
                 Map.entry("IDENTITY_TLS_CERT_FILE", "/etc/device-identity/tls/tls.crt"),
                 Map.entry("IDENTITY_TLS_KEY_FILE", "/etc/device-identity/tls/tls.key"),

@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * {@code make size} (scripts/size.py) computes with the chart's formulas (issue 25, point 11): the values it prints
+ * {@code make size} (scripts/size.py) computes with the chart's formulas: the values it prints
  * for a large fleet render, the chart's own sums for them (client and server connections, EMQX's derived pool_size)
  * are the numbers it printed, and its PgBouncer limit is the smallest the chart accepts.
  */
@@ -26,6 +26,11 @@ class SizingAgreesWithChartTest {
         // Large enough that the PgBouncer limit comes from the formula, not from values.yaml's floor (200), whatever
         // the documented per-core figures: otherwise "one less is refused" cannot hold.
         JsonNode size = size("--devices", "4000000", "--window", "300", "--known", "0.9");
+        JsonNode figures = new ObjectMapper().readTree(Chart.REPO.resolve("docs/figures.json").toFile());
+        assertEquals(figures.at("/cold_allows_per_core/value").asDouble(), size.get("cold_per_core").asDouble(),
+                "make size plans with docs/figures.json's cold figure");
+        assertEquals(figures.at("/known_allows_per_core/value").asDouble(), size.get("known_per_core").asDouble(),
+                "make size plans with docs/figures.json's known figure");
         int replicas = size.get("auth_replicas").asInt();
         int maxClientConn = size.get("pgbouncer_max_client_conn").asInt();
         int maxConnections = size.get("postgresql_max_connections").asInt();
@@ -56,7 +61,7 @@ class SizingAgreesWithChartTest {
         return Integer.parseInt(matcher.group(1));
     }
 
-    /** scripts/size.py --json with the documented figures (no bench output: a missing directory). */
+    /** scripts/size.py --json with the figures of docs/figures.json (no bench output: a missing directory). */
     private static JsonNode size(String... args) throws Exception {
         java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("python3",
                 Chart.REPO.resolve("scripts/size.py").toString(), "--json", "--bench", "/nonexistent-bench-output"));

@@ -32,7 +32,7 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 
 /**
- * TLS on every hop that carries a credential (issue 22): the defaults render it everywhere, with the environment
+ * TLS on every hop that carries a credential: the defaults render it everywhere, with the environment
  * names of the services' TLS contract; each value that would leave a hop in clear is refused, naming the opt-out
  * tls.plaintextAllowedBecause, and renders with it; certificates come from cert-manager or from existing Secrets.
  */

@@ -11,8 +11,8 @@ import java.util.List;
 public final class DefaultAcl {
 
     public static final List<AclRule> RULES = List.of(
-            AclRule.allow(AclRule.PUBLISH, "devices/${clientid}/#"),
-            AclRule.allow(AclRule.SUBSCRIBE, "devices/${clientid}/commands/#"));
+            AclRule.allow(AclRule.PUBLISH, DeviceNamespace.OWN_SUBTREE),
+            AclRule.allow(AclRule.SUBSCRIBE, DeviceNamespace.ROOT + "/" + AclPlaceholders.CLIENTID + "/commands/#"));
 
     private DefaultAcl() {
     }

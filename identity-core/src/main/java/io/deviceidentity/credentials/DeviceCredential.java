@@ -10,7 +10,7 @@ import io.deviceidentity.credentials.legacy.PasswordScheme;
  * {@code passwordHash} never leaves the services: no answer and no log carries it. {@code verifier} is the fast
  * path's stored verifier, null when there is none or when it was not read. {@code passwordScheme} is how
  * {@code passwordHash} is verified: {@link PasswordScheme#BCRYPT} for every row registered here, another for a hash
- * imported as it was (issue 26), null for a scheme this build does not know (it never verifies).
+ * imported as it was, null for a scheme this build does not know (it never verifies).
  */
 public record DeviceCredential(
         String clientId,

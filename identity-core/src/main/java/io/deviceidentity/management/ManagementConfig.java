@@ -1,5 +1,6 @@
 package io.deviceidentity.management;
 
+import java.util.Optional;
 import java.util.OptionalInt;
 
 import io.smallrye.config.ConfigMapping;
@@ -17,4 +18,12 @@ public interface ManagementConfig {
      * registration-service 8082 → 9082), so that two services on one machine never collide; the chart sets 9000.
      */
     OptionalInt port();
+
+    /**
+     * The address the management interface listens on. Unset: every interface ({@code 0.0.0.0}, Quarkus's default),
+     * what the chart needs (the kubelet probes the pod's address; its NetworkPolicy admits monitoring only).
+     * {@code make up} sets its {@code BIND_HOST} (127.0.0.1 by default), so that health and metrics listen no wider
+     * than the API does.
+     */
+    Optional<String> host();
 }

@@ -1,5 +1,6 @@
 package io.deviceidentity.management;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -15,7 +16,8 @@ import io.smallrye.config.PropertiesConfigSource;
 
 /**
  * Sets {@code quarkus.management.port} (a run-time key) from {@code identity.management.port}
- * ({@link ManagementConfig}), or from the main port + {@value #OFFSET} when that is unset. Quarkus's own default (9000
+ * ({@link ManagementConfig}), or from the main port + {@value #OFFSET} when that is unset, and
+ * {@code quarkus.management.host} (run time too) from {@code identity.management.host} when that is set. Quarkus's own default (9000
  * for every service) would make the second service on a machine fail to start. Registered through
  * {@code META-INF/services/io.smallrye.config.ConfigSourceFactory}; ordinal below application.properties.
  */
@@ -28,10 +30,19 @@ public class ManagementSettings implements ConfigSourceFactory {
 
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
-        OptionalInt port = port(text(context, "identity.management.port"), text(context, "quarkus.http.port"));
-        Map<String, String> properties = port.isPresent()
-                ? Map.of("quarkus.management.port", Integer.toString(port.getAsInt())) : Map.of();
+        Map<String, String> properties = properties(text(context, "identity.management.port"),
+                text(context, "quarkus.http.port"), text(context, "identity.management.host"));
         return List.of(new PropertiesConfigSource(properties, "identity.management", 200));
+    }
+
+    /** The Quarkus keys for these values: the port ({@link #port}), and the host when one is set. */
+    static Map<String, String> properties(String explicitPort, String mainPort, String host) {
+        Map<String, String> properties = new HashMap<>();
+        port(explicitPort, mainPort).ifPresent(port -> properties.put("quarkus.management.port", Integer.toString(port)));
+        if (host != null) {
+            properties.put("quarkus.management.host", host.strip());
+        }
+        return properties;
     }
 
     /** The management port for these values: the explicit one, else main + OFFSET; empty when neither is a number. */

@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
  * operation and reason at most once an interval, instead of one log line per refusal.
  *
  * <p>Why: in a storm nearly every answer is a refusal, and on a small pod (0.25 vCPU, a CFS quota) a log line per
- * refusal costs a measurable part of the CPU that bcrypt needs (issue 23, docs/overload.md#the-cost-of-a-refusal).
+ * refusal costs a measurable part of the CPU that bcrypt needs (docs/overload.md#the-cost-of-a-refusal).
  * The metric {@code identity_*_outcomes_total} still counts each one; the summary keeps the log readable and greppable
  * ({@code reason=backend_unavailable}). No thread of its own: the refusal that finds the interval over writes the
  * summary of everything counted since the last one, so a storm that stops leaves its last lines to the next refusal.

@@ -369,7 +369,7 @@ public class BcryptExecutor {
 
     /**
      * Whether a thread is free and nothing waits: work submitted now takes no capacity from any request (a legacy
-     * credential's upgrade to bcrypt, issue 26, is only started then).
+     * credential's upgrade to bcrypt is only started then).
      */
     public boolean idle() {
         return waiting.get() == 0 && running.get() < concurrency;

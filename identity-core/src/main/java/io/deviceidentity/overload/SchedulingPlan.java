@@ -4,7 +4,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * Who gets a pod's CPU first, decided from its CPU limit (issue 23). Measured in storms at 8x capacity
+ * Who gets a pod's CPU first, decided from its CPU limit. Measured in storms at 8x capacity
  * (docs/overload.md, "The cost of a refusal"):
  * <ul>
  *   <li>with a whole CPU, bcrypt under {@code SCHED_IDLE} held 0.89-0.90 of capacity: the event loop and the JIT

@@ -4,8 +4,8 @@ package io.deviceidentity.overload;
 public enum UnavailableReason {
     /**
      * Admission refused: the bcrypt executor and its queue are full, the request could not meet its deadline, no
-     * database thread or no pooled connection became free in time ({@link PooledConnections}). The pages that name
-     * reasons are checked against this (PoolTimeoutReasonDocumentedTest).
+     * database thread or no pooled connection became free in time ({@link PooledConnections}). The reasons are
+     * listed once, in docs/api.md "503 reasons" (UnavailableReasonsTableTest).
      */
     OVERLOAD("overload"),
     /** The request's deadline passed before its answer was ready. */

@@ -30,7 +30,7 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * Real requests to the service's own main port before it reports ready, so that a JVM pod's first storm finds its
- * request path compiled. Measured at 0.25 vCPU (docs/overload.md, issue 23): the JIT took 41 % of the pod's CPU
+ * request path compiled. Measured at 0.25 vCPU (docs/overload.md): the JIT took 41 % of the pod's CPU
  * during the first storm after readiness, and the same pod held 0.33 of its capacity in that storm against 0.85 in
  * the next; of the compilations in a storm almost all are the libraries a request crosses (Netty, Vert.x,
  * RESTEasy, Jackson, Micrometer, the PostgreSQL driver), which only a request through the listener runs. A native

@@ -21,8 +21,8 @@ import io.deviceidentity.overload.PooledConnections;
 import io.quarkus.runtime.StartupEvent;
 
 /**
- * A service is ready only when it can answer its first request like its hundredth. Measured on a cold start
- * (issue 25): the first authn after {@code make up} was {@code 503 overload} after 2.4 s (the first pooled connection
+ * A service is ready only when it can answer its first request like its hundredth. Measured on a cold start:
+ * the first authn after {@code make up} was {@code 503 overload} after 2.4 s (the first pooled connection
  * — driver classes, SCRAM, PgBouncer's first server connection — took longer than the 1 s acquisition timeout) or
  * {@code 503 deadline} after 4.5 s (the first hashes run interpreted until the JIT compiles Blowfish); the second
  * try was 200. A pod the HPA adds in the middle of a storm starts the same way.

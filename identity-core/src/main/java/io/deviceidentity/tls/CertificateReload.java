@@ -32,7 +32,7 @@ import io.vertx.core.Vertx;
  * changed or not, and each announcement makes Vert.x swap the listener's SSL options; a connection that arrives during
  * the swap is closed before its handshake (an NPE in Vert.x {@code SslContextUpdate}). With the chart's one-minute
  * period that was a window every minute in production, and with the tests' one second it failed TLS tests on a busy
- * machine (issue 21). cert-manager renews a certificate every few weeks: that is how often a swap happens now.
+ * machine. cert-manager renews a certificate every few weeks: that is how often a swap happens now.
  */
 @ApplicationScoped
 public class CertificateReload {

@@ -23,7 +23,9 @@ import io.smallrye.config.PropertiesConfigSource;
  * port is the main port; {@code insecure-requests=disabled} keeps Quarkus from opening the plain HTTP listener at
  * all. A PEM CA in {@code identity.tls.client-ca-file} becomes the configuration's trust store, the CA client
  * certificates are checked against (auth-service's mutual TLS asks for them); being part of the registry
- * configuration, it survives a certificate reload, which replaces the server's whole SSL options.
+ * configuration, it survives a certificate reload, which replaces the server's whole SSL options. The accepted
+ * versions and suites ({@link #PROTOCOLS}, {@link #CIPHER_SUITES}) are set here too; an operator may override them
+ * with {@code QUARKUS_TLS_IDENTITY_PROTOCOLS} / {@code QUARKUS_TLS_IDENTITY_CIPHER_SUITES}.
  *
  * <p>Registered through {@code META-INF/services/io.smallrye.config.ConfigSourceFactory}. Its ordinal is below
  * application.properties (250), so an explicit {@code quarkus.*} setting still wins.
@@ -35,6 +37,23 @@ public class ServerTlsSettings implements ConfigSourceFactory {
     public static final String NAME = "identity";
 
     static final int ORDINAL = 200;
+
+    /**
+     * TLS 1.3 and 1.2, what EMQX 5.8's HTTP authenticator offers by default ({@code ssl.versions}: the available
+     * versions minus tlsv1.1 and tlsv1, {@code emqx_schema:default_tls_vsns/1}); Quarkus alone would accept 1.3 only,
+     * which refuses an EMQX (or a proxy, or a provisioning client) pinned to 1.2. Both negotiate 1.3 when they can.
+     */
+    static final String PROTOCOLS = "TLSv1.3,TLSv1.2";
+
+    /**
+     * The TLS 1.3 suites (all AEAD), and for TLS 1.2 only ECDHE with AEAD: forward secrecy, no CBC, no RSA key
+     * exchange. EMQX's default ciphers include these for either key type of the certificate (ECDSA, RSA).
+     */
+    static final String CIPHER_SUITES = String.join(",",
+            "TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256", "TLS_CHACHA20_POLY1305_SHA256",
+            "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+            "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+            "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256");
 
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
@@ -52,6 +71,8 @@ public class ServerTlsSettings implements ConfigSourceFactory {
         String prefix = "quarkus.tls." + NAME + ".";
         properties.put(prefix + "key-store.pem.server.cert", cert);
         properties.put(prefix + "key-store.pem.server.key", key);
+        properties.put(prefix + "protocols", PROTOCOLS);
+        properties.put(prefix + "cipher-suites", CIPHER_SUITES);
         // No quarkus.tls.<name>.reload-period: CertificateReload reloads, and only when the files changed.
         config.apply("identity.tls.client-ca-file")
                 .ifPresent(ca -> properties.put(prefix + "trust-store.pem.certs", ca));

@@ -40,6 +40,18 @@ class ServerTlsSettingsTest {
     }
 
     @Test
+    void tls12AndTls13AreAcceptedTls12WithForwardSecretAeadSuitesOnly() {
+        Map<String, String> quarkus = settings(Map.of("identity.tls.enabled", "true",
+                "identity.tls.cert-file", "/c", "identity.tls.key-file", "/k"));
+
+        assertEquals("TLSv1.3,TLSv1.2", quarkus.get("quarkus.tls.identity.protocols"));
+        for (String suite : quarkus.get("quarkus.tls.identity.cipher-suites").split(",")) {
+            assertTrue(suite.matches("TLS_(AES|CHACHA20)_.*|TLS_ECDHE_(ECDSA|RSA)_WITH_(AES_\\d+_GCM|CHACHA20_POLY1305)_SHA\\d+"),
+                    suite);
+        }
+    }
+
+    @Test
     void aClientCaBecomesTheTrustStore() {
         Map<String, String> quarkus = settings(Map.of("identity.tls.enabled", "true",
                 "identity.tls.cert-file", "/c", "identity.tls.key-file", "/k", "identity.tls.client-ca-file", "/ca"));

@@ -56,7 +56,7 @@ final class AuthServiceProcess implements AutoCloseable {
         env.put("IDENTITY_DB_SSLROOTCERT", TestDatabase.ca().toString());
         env.put("QUARKUS_LOG_CATEGORY__IO_DEVICEIDENTITY_OUTCOME__LEVEL", "WARN");
         // As the services' own ITs: bcrypt at normal priority with long waits. Under SCHED_IDLE (the default without
-        // a CPU limit) the start-up warm-up's hash got no CPU beside stress-ng and readiness never came (issue 21).
+        // a CPU limit) the start-up warm-up's hash got no CPU beside stress-ng and readiness never came.
         env.put("IDENTITY_OVERLOAD_BCRYPT_IDLE_PRIORITY", "false");
         env.put("IDENTITY_OVERLOAD_BCRYPT_MAX_WAIT", "30s");
         env.put("IDENTITY_OVERLOAD_BCRYPT_TARGET_WAIT", "30s");

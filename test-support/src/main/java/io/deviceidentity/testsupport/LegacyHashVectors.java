@@ -1,7 +1,7 @@
 package io.deviceidentity.testsupport;
 
 /**
- * Hashes of other brokers' schemes, as their stores hold them, made by other tools than ours (issue 26): what a
+ * Hashes of other brokers' schemes, as their stores hold them, made by other tools than ours: what a
  * fleet migrated from EMQX or mosquitto-go-auth brings. Password {@value #PASSWORD}; salt {@value #SALT} (shaped like
  * an EMQX salt: 32 hex characters, used as text). Produced with:
  * <pre>

@@ -9,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.deviceidentity.auth.AuthConfig;
 import io.deviceidentity.auth.fastpath.FastPath;
 import io.deviceidentity.auth.ratelimit.AttemptBudget;
+import io.deviceidentity.auth.ratelimit.Charge;
 import io.deviceidentity.auth.ratelimit.SourceBudget;
 import io.deviceidentity.auth.ratelimit.Sources;
 import io.deviceidentity.auth.legacy.LegacyUpgrades;
@@ -41,10 +42,13 @@ import io.deviceidentity.overload.ServiceUnavailableException;
  *       and wrong-username devices are denied here, without bcrypt, whatever bcrypt's load;</li>
  *   <li>the fast path ({@link FastPath}): a matching verifier allows without bcrypt and before any budget, so
  *       nobody's failures can stop a device presenting a credential it has used before;</li>
- *   <li>a cold check: denied {@code attempts_exhausted} (200, which ends EMQX's chain; never 429 or 503) when the
- *       source or the (client id, source) pair or the client id is over its failure budget ({@link AttemptBudget},
- *       shared by every replica; the source's wrong passwords are charged even beyond its budget, and while it has
- *       any charged its guess is taken before the hash, so guesses in flight count; when the shared counts would
+ *   <li>a cold check: denied (200, which ends EMQX's chain; never 429 or 503; the body names the reason)
+ *       {@code guesses_exhausted} when the id's share of its source's wrong-password budget is spent
+ *       ({@link SourceBudget}: ids that failed from there lately have their own share, so they cannot take the cold
+ *       logins of the address's other devices), {@code attempts_exhausted} when the (client id, source) pair or the
+ *       client id is over its failure budget ({@link AttemptBudget}, shared by every replica); every budget charges
+ *       a wrong password at the check's cost ({@link Charge}); the source's wrong passwords are charged even beyond
+ *       its budget, and its guess is taken before the hash, so guesses in flight count; when the shared counts would
  *       have to be read first and bcrypt is saturated, 503 overload at once, without that read); otherwise joined to an
  *       identical check in flight if there is one ({@link IdenticalChecks}), or connection turn-taking and bcrypt
  *       on the {@link BcryptExecutor}, admitted by waiting time (saturated → 503 overload at once); a match writes a
@@ -108,7 +112,7 @@ public class Authenticator {
         boolean sourceExhausted = sources.exhausted(source);
         boolean knownToExist = known.contains(clientId);
         if (sourceExhausted && !knownToExist) {
-            return decided(AuthnOutcome.deny(SOURCE_EXHAUSTED));
+            return decided(AuthnOutcome.overBudget(SOURCE_EXHAUSTED));
         }
         if (recentlyActive.contains(clientId)) {
             // The row's cost is not known before the read: judged as the cheapest check, so this never refuses a
@@ -132,8 +136,10 @@ public class Authenticator {
 
     /** Denial reason of a request from an address over its failure budget, for an id not known to exist. */
     static final String SOURCE_EXHAUSTED = "source_exhausted";
-    /** Denial reason of a cold check over a failure budget: (client id, source), client id, or source. */
+    /** Denial reason of a cold check over a failure budget of its id: (client id, source) or the client id's ceiling. */
     static final String ATTEMPTS_EXHAUSTED = "attempts_exhausted";
+    /** Denial reason of a cold check whose share of its address's wrong-password budget is spent (SourceBudget). */
+    static final String GUESSES_EXHAUSTED = "guesses_exhausted";
     /** Denial reason of a cold check whose stored hash costs more than {@code identity.auth.max-check-units}. */
     static final String COST_ABOVE_LIMIT = "cost_above_limit";
 
@@ -185,8 +191,8 @@ public class Authenticator {
             // and nothing is charged to a budget, since the caller did nothing wrong.
             return decided(AuthnOutcome.deny(COST_ABOVE_LIMIT));
         }
-        if (sources.guessesExhausted(source)) {
-            return decided(AuthnOutcome.deny(ATTEMPTS_EXHAUSTED));
+        if (sources.guessesExhausted(source, clientId)) {
+            return decided(AuthnOutcome.overBudget(GUESSES_EXHAUSTED));
         }
         if (!attempts.decidesWithoutReading(clientId, source)) {
             // The budget would be read first, a second database step, and bcrypt could not take the check now: in a
@@ -197,30 +203,34 @@ public class Authenticator {
         }
         return attempts.allows(clientId, source, deadline).thenCompose(allowed -> {
             if (!allowed) {
-                return decided(AuthnOutcome.deny(ATTEMPTS_EXHAUSTED));
+                return decided(AuthnOutcome.overBudget(ATTEMPTS_EXHAUSTED));
             }
-            // Decided again at the last moment, with the address's guesses in flight counted (SourceBudget).
-            SourceBudget.Guess guess = sources.tryGuess(source);
+            // Decided again at the last moment, with the address's guesses in flight counted (SourceBudget), and
+            // charged at the check's cost, so that the dearest rows buy an attacker no more CPU than ordinary ones.
+            int charge = Charge.of(device);
+            SourceBudget.Guess guess = sources.tryGuess(source, clientId, charge);
             if (guess == null) {
-                return decided(AuthnOutcome.deny(ATTEMPTS_EXHAUSTED));
+                return decided(AuthnOutcome.overBudget(GUESSES_EXHAUSTED));
             }
             CompletionStage<Boolean> checked;
             try {
                 checked = identicalChecks.check(clientId, request.username(), password, device,
                         () -> hash(request, password, device, units, deadline, connection));
             } catch (RuntimeException e) {
-                guess.notAGuess();
+                guess.notHashed();
                 throw e;
             }
             return checked.whenComplete((matches, failure) -> {
                 if (Boolean.FALSE.equals(matches)) {
                     guess.wrongPassword();
+                } else if (Boolean.TRUE.equals(matches)) {
+                    guess.matched();
                 } else {
-                    guess.notAGuess();
+                    guess.notHashed();
                 }
             }).thenApply(matches -> {
                 if (!matches) {
-                    attempts.failed(clientId, source);
+                    attempts.failed(clientId, source, charge);
                     return AuthnOutcome.deny("bad_password");
                 }
                 recentlyActive.seenInactive(clientId);

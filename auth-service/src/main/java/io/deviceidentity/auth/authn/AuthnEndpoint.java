@@ -40,8 +40,9 @@ public class AuthnEndpoint {
     private final ObjectMapper json;
     private final SessionLife sessionLife;
     /**
-     * Bodies of the answers that carry no device (deny, ignore), by result: in a flood of invented ids or a spray of
-     * guesses nearly every answer is one, so they are serialized once rather than per answer.
+     * Bodies of the answers that carry no device (deny, ignore), by result (and reason, for a budget's denial): in a
+     * flood of invented ids or a spray of guesses nearly every answer is one, so they are serialized once rather than
+     * per answer.
      */
     private final Map<String, byte[]> plainResults = new ConcurrentHashMap<>();
 
@@ -71,7 +72,10 @@ public class AuthnEndpoint {
     private Answer answer(AuthnOutcome outcome) {
         DeviceCredential device = outcome.device();
         if (device == null) {
-            byte[] body = plainResults.computeIfAbsent(outcome.result(), this::render);
+            byte[] body = outcome.overBudget()
+                    ? plainResults.computeIfAbsent(outcome.result() + " " + outcome.reason(),
+                            key -> render(AuthnAnswer.result(outcome.result(), outcome.reason())))
+                    : plainResults.computeIfAbsent(outcome.result(), result -> render(AuthnAnswer.result(result)));
             return new Answer(Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build(), outcome.result(),
                     outcome.reason());
         }
@@ -88,9 +92,9 @@ public class AuthnEndpoint {
     }
 
     /** {@code {"result":"deny"}} and the like, the same for every device: rendered once (see the field). */
-    private byte[] render(String result) {
+    private byte[] render(AuthnAnswer answer) {
         try {
-            return json.writeValueAsBytes(AuthnAnswer.result(result));
+            return json.writeValueAsBytes(answer);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("an answer without rules could not be written as JSON", e);
         }

@@ -35,7 +35,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Failed checks per (client id, source address) and per client id, shared by every replica through PostgreSQL
+ * Failed checks per (client id, source address) and per client id, each charged at its cost ({@link Charge}: a
+ * wrong password against a cost-14 row counts 16), shared by every replica through PostgreSQL
  * (table {@code authn_failures}) and kept across restarts, in a sliding window of {@code period} (see {@link #within}). Consulted only before a cold check (bcrypt) of a device
  * that exists: the fast path comes first, so failures can never stop a device that presents a credential it has
  * used before. Only failures are written, and never on the request's path: each replica adds its failures to
@@ -210,19 +211,28 @@ public class AttemptBudget {
         return true;
     }
 
-    /** One failed check of (client id, source): counted here at once, shared with the next write. */
+    /** One failed check of (client id, source) that cost no hash (a wrong username): charged one. */
     public void failed(String clientId, String source) {
+        failed(clientId, source, Charge.ONE);
+    }
+
+    /**
+     * One failed check of (client id, source), charged {@code charge} ({@link Charge}: a wrong password against a
+     * cost-14 row is 16, so such rows get a sixteenth of the guesses): counted here at once, shared with the next
+     * write.
+     */
+    public void failed(String clientId, String source, int charge) {
         if (!config.enabled()) {
             return;
         }
         long window = window(wallMillis.getAsLong());
-        charge(new Key(clientId, source, window));
-        charge(new Key(clientId, FailureStore.ANY_SOURCE, window));
+        charge(new Key(clientId, source, window), charge);
+        charge(new Key(clientId, FailureStore.ANY_SOURCE, window), charge);
     }
 
-    private void charge(Key key) {
+    private void charge(Key key, int charge) {
         Count count = count(key);
-        count.pending.incrementAndGet();
+        count.pending.addAndGet(charge);
         if (unflushed.size() >= MAX_UNFLUSHED && !unflushed.containsKey(key)) {
             dropped.increment();
             return;

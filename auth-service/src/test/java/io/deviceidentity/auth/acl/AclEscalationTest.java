@@ -21,7 +21,7 @@ import io.deviceidentity.auth.support.PrometheusScrape;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
- * No ACL escalation (DESIGN §11, issue #20): a rule never matches more than the same rule rendered with the
+ * No ACL escalation: a rule never matches more than the same rule rendered with the
  * device's registered values, through the authn answer's {@code acl} as through {@code /mqtt/authz}. The rows are
  * written straight into PostgreSQL, as a row stored before registration refused such rules would be; the checks go
  * through PgBouncer like every request.

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.test.junit.QuarkusTest;
 
-/** auth-service describes its endpoints at /q/openapi, as registration-service does (issue 25, point 15). */
+/** auth-service describes its endpoints at /q/openapi, as registration-service does. */
 @QuarkusTest
 class OpenApiDocumentTest {
 

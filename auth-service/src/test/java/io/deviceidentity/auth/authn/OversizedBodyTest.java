@@ -19,7 +19,7 @@ import io.deviceidentity.testsupport.LoggedErrors;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
- * A body over the 16 KiB limit is refused with 413 quietly, however it is sent (issue 25, point 4: a chunked one
+ * A body over the 16 KiB limit is refused with 413 quietly, however it is sent (a chunked one
  * logged two ERROR stack traces, which the runbook tells on-call to file as defects). Hostile input is not a defect:
  * no ERROR is logged.
  */

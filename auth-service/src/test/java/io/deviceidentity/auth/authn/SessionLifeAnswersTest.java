@@ -15,7 +15,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 
 /**
- * Every allow carries {@code expire_at} as EMQX reads it (an integer of Unix SECONDS, in the future: DESIGN §3,
+ * Every allow carries {@code expire_at} as EMQX reads it (an integer of Unix SECONDS, in the future:
  * emqx_authn_http.erl {@code expire_at/1}), within the default 24 h maximum session life; a denial carries none.
  */
 @QuarkusTest

@@ -165,7 +165,8 @@ class SharedAttemptBudgetTest {
                 .toCompletableFuture().get(5, TimeUnit.SECONDS);
     }
 
-    private static int storedFailures(String id, String source) throws Exception {
+    /** The failures every replica stored for (client id, source) ({@code "*"}: the client id's), in all windows. */
+    static int storedFailures(String id, String source) throws Exception {
         try (Connection connection = directConnection();
                 PreparedStatement query = connection.prepareStatement(
                         "SELECT coalesce(sum(failures), 0) FROM authn_failures WHERE client_id = ? AND source = ?")) {

@@ -92,7 +92,7 @@ public final class TestDevices {
         }
 
         /**
-         * Stores a hash of another broker's scheme as registration-service's import stores it (issue 26):
+         * Stores a hash of another broker's scheme as registration-service's import stores it:
          * {@code stored} is the scheme's stored form ({@code LegacyHash.stored()}), made from {@code password}.
          */
         public Builder legacyHash(PasswordScheme passwordScheme, String stored, String password) {

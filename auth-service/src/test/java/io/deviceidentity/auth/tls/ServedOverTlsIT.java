@@ -43,6 +43,23 @@ class ServedOverTlsIT {
     }
 
     @Test
+    void tls13AndTls12AreBothServedTls12WithForwardSecretAeadSuitesOnly() throws Exception {
+        firstHandshake();
+        for (String version : new String[] {"TLSv1.3", "TLSv1.2"}) {
+            TlsClient.Served served = TlsClient.get(PackagedAppOverTls.ca.trustingClient(), port(), "/mqtt/authn",
+                    offer -> offer.setProtocols(new String[] {version}));
+            assertEquals(version, served.protocol());
+            assertTrue(served.statusLine().startsWith("HTTP/1.1 "), served.statusLine());
+        }
+        // TLS 1.2 with a CBC suite (no AEAD) is refused at the handshake.
+        assertThrows(SSLException.class, () -> TlsClient.get(PackagedAppOverTls.ca.trustingClient(), port(),
+                "/mqtt/authn", offer -> {
+                    offer.setProtocols(new String[] {"TLSv1.2"});
+                    offer.setCipherSuites(new String[] {"TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256"});
+                }));
+    }
+
+    @Test
     void aClientTrustingAnotherCaIsRefused() {
         assertThrows(SSLException.class,
                 () -> TlsClient.get(PackagedAppOverTls.other.trustingClient(), port(), "/mqtt/authn"));

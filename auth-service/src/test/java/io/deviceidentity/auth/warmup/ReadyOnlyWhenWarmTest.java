@@ -16,7 +16,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 
 /**
- * A service is ready only when it can answer (issue 25, point 1: the first authn after {@code make up} was a 503).
+ * A service is ready only when it can answer (the first authn after {@code make up} was a 503).
  * It starts with its PgBouncer unreachable: alive, not ready, the readiness answer naming the warm-up step it waits
  * for. Once the database is reachable, readiness turns UP after the warm-up, and the very first requests after it are
  * answered as any later one: 200 allow for a registered device (a cold check: read and bcrypt), 200 deny for an

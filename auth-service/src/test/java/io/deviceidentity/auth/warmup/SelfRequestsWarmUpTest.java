@@ -23,7 +23,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 
 /**
- * A JVM pod sends real requests to its own listener before it reports ready (issue 23: the JIT compiled the request
+ * A JVM pod sends real requests to its own listener before it reports ready (the JIT compiled the request
  * path during the first storm instead), and they are nobody's outcomes: readiness waits for all of them, none is
  * counted in the outcome metric, and a request that merely names the warm-up header without this process's token is
  * counted like any other.

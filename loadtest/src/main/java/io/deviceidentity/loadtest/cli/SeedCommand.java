@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code seed}: registers the population directly in PostgreSQL. registration-service's API
  * ({@code PUT /v1/devices/{id}}) would be the production path; it is not used here because it hashes each device
- * (about 60 ms each) and is not part of this branch.
+ * (about 60 ms each) and is not implemented.
  */
 @Command(name = "seed", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Insert devices <prefix>1..N with bcrypt hashes straight into PostgreSQL (existing rows are kept).")

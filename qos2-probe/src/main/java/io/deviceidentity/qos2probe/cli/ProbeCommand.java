@@ -81,7 +81,9 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = "--registration-token-env", defaultValue = "REGISTRATION_TOKENS", paramLabel = "VAR",
             description = "Environment variable with the bearer token: the first entry of a comma-separated list of "
-                    + "<id>:<scopes>:<token>, as in the chart's Secret, or a bare token (default: ${DEFAULT-VALUE}).")
+                    + "<id>:<scopes>:<token>, as in the chart's Secret, or a bare token (default: ${DEFAULT-VALUE}). "
+                    + "It needs the scopes write and superuser: the subscriber's rule devices/+/... reads every "
+                    + "publisher's topic, beyond its own.")
     String registrationTokenEnv;
 
     @Option(names = "--keep-devices", description = "Do not revoke the registered devices afterwards.")

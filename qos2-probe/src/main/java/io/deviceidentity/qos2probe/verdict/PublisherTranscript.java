@@ -158,7 +158,7 @@ public final class PublisherTranscript {
     /**
      * A PUBCOMP with a success code for a packet id in a session the broker had just said was new (CONNACK session
      * present 0): it had no state for the id and claimed completion anyway, which is the one thing a broker must
-     * not do (DESIGN §10).
+     * not do.
      */
     public boolean fakedPubcomp() {
         return Boolean.FALSE.equals(sessionPresent) && pubcompReason != null

@@ -56,7 +56,8 @@ public final class ApiAnswers {
                     new Answer(201, "created; Location names the device", JSON, DeviceView.class),
                     new Answer(200, "replaced (a revoked device is re-activated)", JSON, DeviceView.class),
                     BAD_REQUEST, error(403, "the token lacks the scope write, or superuser for a body with"
-                            + " \"superuser\": true (reason forbidden); nothing was written"), TOO_LARGE),
+                            + " \"superuser\": true or an allow rule beyond devices/<client id>/# (reason forbidden);"
+                            + " nothing was written"), TOO_LARGE),
             GET_DEVICE, with(
                     new Answer(200, "the device's metadata (never its hash), active or revoked", JSON,
                             DeviceView.class),
@@ -71,7 +72,7 @@ public final class ApiAnswers {
                             ImportResource.NDJSON, ImportReportLine.class),
                     error(400, "query parameter 'existing' is neither skip nor replace (reason invalid_field)"),
                     error(403, "the token lacks the scope write, or import-replace for existing=replace (reason"
-                            + " forbidden); nothing was read. A line storing a superuser without the scope superuser"
+                            + " forbidden); nothing was read. A line storing a superuser, or an allow rule beyond the device's own topics, without the scope superuser"
                             + " is one rejected line of the report (reason forbidden), not a 403"),
                     TOO_LARGE,
                     error(415, "the body is not application/x-ndjson (reason unsupported_media_type)"),

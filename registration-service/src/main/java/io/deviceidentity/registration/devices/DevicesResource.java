@@ -35,7 +35,8 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * The device credential API. Callers are authenticated by {@link io.deviceidentity.registration.tokens.BearerTokenFilter}
  * before any of these methods runs, which also checks each method's {@link RequiresScope}; a body that stores a
- * superuser needs the {@code superuser} scope besides, checked here before any hash. Every answer is logged once and counted under
+ * superuser, or a rule beyond the device's own topics, needs the {@code superuser} scope besides
+ * ({@link GrantedScopes}), checked here before any hash. Every answer is logged once and counted under
  * {@code identity.registration.outcomes} with its result and reason.
  *
  * <ul>
@@ -85,8 +86,10 @@ public class DevicesResource {
                 () -> {
                     requireValid(clientId);
                     RegistrationRequest request = RegistrationRequest.parse(json, clientId, body);
-                    if (request.superuser()) {
-                        Caller.of(context).require(Scope.SUPERUSER, "store a device with \"superuser\": true");
+                    InvalidRequestException refused = GrantedScopes.refusal(Caller.of(context), clientId, request,
+                            "store");
+                    if (refused != null) {
+                        throw refused;
                     }
                     return request;
                 },

@@ -88,7 +88,7 @@ public record RegistrationRequest(String password, String passwordHash, String u
     }
 
     /**
-     * The device part of an import line whose hash is of a legacy scheme (issue 26): the same fields and rules as
+     * The device part of an import line whose hash is of a legacy scheme: the same fields and rules as
      * {@link #parseImported}, with the hash already converted and checked by the importer into its stored form.
      */
     public static RegistrationRequest parseImportedLegacy(ObjectNode object, String clientId, Set<String> fields,

@@ -23,9 +23,9 @@ import io.deviceidentity.overload.DatabaseLane;
 import io.deviceidentity.overload.ServiceUnavailableException;
 import io.deviceidentity.overload.UnavailableReason;
 import io.deviceidentity.registration.RegistrationConfig;
+import io.deviceidentity.registration.devices.GrantedScopes;
 import io.deviceidentity.registration.passwords.WeakHashes;
 import io.deviceidentity.registration.tokens.Caller;
-import io.deviceidentity.registration.tokens.Scope;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -89,8 +89,9 @@ public class DeviceImporter {
     /**
      * @param allowWeakSchemes whether lines of a weak legacy scheme (plain, md5, unsalted sha) are imported (the
      *                         import's {@code allow_weak_schemes=true}); otherwise they are rejected, line by line
-     * @param caller who imports: a line that stores a superuser is rejected ({@code forbidden}) unless the token has
-     *               the {@code superuser} scope, like a PUT of one
+     * @param caller who imports: a line that stores a superuser, or a rule beyond the device's own topics, is
+     *               rejected ({@code forbidden}) unless the token has the {@code superuser} scope, like such a PUT
+     *               ({@link GrantedScopes})
      */
     public Ended run(InputStream body, OutputStream out, boolean replaceExisting, boolean allowWeakSchemes,
             Caller caller) throws IOException {
@@ -111,9 +112,9 @@ public class DeviceImporter {
                 if (row == null) {
                     continue;
                 }
-                if (row.device().superuser() && !caller.has(Scope.SUPERUSER)) {
-                    reject(report, counts, row.line(), Caller.FORBIDDEN,
-                            caller.forbidden(Scope.SUPERUSER, "import a device with \"superuser\": true").getMessage());
+                InvalidRequestException refused = GrantedScopes.refusal(caller, row.clientId(), row.device(), "import");
+                if (refused != null) {
+                    reject(report, counts, row.line(), refused.reason(), refused.getMessage());
                     continue;
                 }
                 Integer first = linesOfBatch.putIfAbsent(row.clientId(), row.line());

@@ -66,7 +66,7 @@ public class ImportStore {
 
     /**
      * The same replacing import, and in the same statement a kick of every replaced device's live session (the
-     * outbox of issue #24, as for PUT: a session keeps what it was given at login).
+     * kick outbox, as for PUT: a session keeps what it was given at login).
      */
     private static final String REPLACE_EXISTING_AND_KICK = "WITH written AS (" + REPLACE_EXISTING + "),"
             + " kick AS (INSERT INTO device_kicks (client_id, reason) SELECT client_id, 'rekeyed' FROM written"

@@ -12,7 +12,9 @@ import java.util.stream.Collectors;
  *   <li>{@code read}: {@code GET /v1/devices/{clientId}} and the weak-hash report;</li>
  *   <li>{@code write}: {@code PUT} and {@code DELETE /v1/devices/{clientId}}, the bulk import;</li>
  *   <li>{@code superuser}: in addition to {@code write}, any write that stores {@code "superuser": true} (a PUT body, an
- *       import line); such a device skips EMQX's authorization entirely;</li>
+ *       import line), such a device skips EMQX's authorization entirely; and any write that stores an {@code allow}
+ *       rule reaching beyond the device's own topics ({@code GrantedScopes}, {@code DeviceNamespace}), which can
+ *       grant as much;</li>
  *   <li>{@code import-replace}: in addition to {@code write}, an import with {@code existing=replace}, which may
  *       overwrite the credentials of every active device at once.</li>
  * </ul>

@@ -31,7 +31,7 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
                 "identity.readiness.warm-up-in-background", "false"));
         // As the test profile: hashes at normal priority and no wait limit a busy machine's scheduler alone could
         // reach. Under SCHED_IDLE (the default without a CPU limit) the start-up warm-up's hash got no CPU beside
-        // stress-ng and missed its deadline until the launch gave up (issue 21).
+        // stress-ng and missed its deadline until the launch gave up.
         settings.put("identity.overload.bcrypt.idle-priority", "false");
         settings.put("identity.overload.bcrypt.max-wait", "30s");
         settings.put("identity.overload.bcrypt.target-wait", "30s");

@@ -16,7 +16,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 
 /**
- * A service is ready only when it can answer (issue 25, point 1). registration-service starts with its PgBouncer
+ * A service is ready only when it can answer. registration-service starts with its PgBouncer
  * unreachable: alive, not ready, the readiness answer naming the warm-up step it waits for. Once the database is
  * reachable, readiness turns UP after the warm-up, and the very first requests after it are answered as any later
  * one: 201 for a registration (bcrypt and the write), 200 for reading it back, 404 for an unknown device; never a 503.

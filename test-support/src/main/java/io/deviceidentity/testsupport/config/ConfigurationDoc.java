@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.deviceidentity.testsupport.Markdown;
+
 /**
  * docs/configuration.md against the code. The page has one Markdown table per section ({@code ## <section>}), with
  * the columns key | env | default | meaning; key and env are code spans, the default is a code span or starts with
@@ -77,77 +79,31 @@ public final class ConfigurationDoc {
         if (cell.startsWith("none")) {
             return Optional.of(Optional.empty());
         }
-        return codeSpan(cell).map(Optional::of);
+        return Markdown.codeSpan(cell).map(Optional::of);
     }
 
     /** The table rows under each of {@code sections} ({@code ## <section>} up to the next heading of level 1 or 2). */
     public static List<Row> rows(String markdown, List<String> sections) {
         List<Row> rows = new ArrayList<>();
-        List<String> lines = markdown.lines().toList();
         for (String section : sections) {
-            int start = lines.indexOf("## " + section);
-            if (start < 0) {
-                throw new IllegalArgumentException("no section \"## " + section + "\"");
-            }
-            for (int i = start + 1; i < lines.size() && !isSectionEnd(lines.get(i)); i++) {
-                String line = lines.get(i).strip();
-                // Every table line is a row but the header (first cell "key") and the separator, so that a row can
-                // never hide from the check as the header of a table of its own.
-                if (!line.startsWith("|") || line.matches("\\|[-:| ]+\\|")) {
-                    continue;
-                }
-                List<String> cells = cells(line);
+            for (Markdown.Line line : Markdown.tableRows(Markdown.section(markdown, "## " + section))) {
+                List<String> cells = Markdown.cells(line.text());
                 if (cells.get(0).equals("key")) {
                     continue;
                 }
-                String where = "line " + (i + 1) + " (" + section + ")";
+                String where = "line " + line.number() + " (" + section + ")";
                 if (cells.size() < 4) {
-                    throw new IllegalArgumentException(where + ": expected key | env | default | meaning: " + line);
+                    throw new IllegalArgumentException(where + ": expected key | env | default | meaning: " + line.text());
                 }
-                rows.add(new Row(section, i + 1, required(codeSpan(cells.get(0)), where + ", key", cells.get(0)),
-                        required(codeSpan(cells.get(1)), where + ", env", cells.get(1)), cells.get(2)));
+                rows.add(new Row(section, line.number(), required(Markdown.codeSpan(cells.get(0)), where + ", key", cells.get(0)),
+                        required(Markdown.codeSpan(cells.get(1)), where + ", env", cells.get(1)), cells.get(2)));
             }
         }
         return rows;
     }
 
-    private static boolean isSectionEnd(String line) {
-        return line.startsWith("# ") || line.startsWith("## ");
-    }
-
     private static String required(Optional<String> value, String where, String cell) {
         return value.orElseThrow(() -> new IllegalArgumentException(where + " must be one code span: " + cell));
-    }
-
-    /** The content of a cell that is exactly one code span, {@code `...`}. */
-    static Optional<String> codeSpan(String cell) {
-        if (cell.length() >= 2 && cell.startsWith("`") && cell.endsWith("`") && cell.indexOf('`', 1) == cell.length() - 1) {
-            return Optional.of(cell.substring(1, cell.length() - 1));
-        }
-        return Optional.empty();
-    }
-
-    /** A table row's cells, trimmed; a {@code |} inside a code span or escaped as {@code \|} does not split. */
-    static List<String> cells(String line) {
-        List<String> cells = new ArrayList<>();
-        StringBuilder cell = new StringBuilder();
-        boolean code = false;
-        for (int i = 1; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (c == '\\' && i + 1 < line.length() && line.charAt(i + 1) == '|') {
-                cell.append('|');
-                i++;
-            } else if (c == '`') {
-                code = !code;
-                cell.append(c);
-            } else if (c == '|' && !code) {
-                cells.add(cell.toString().strip());
-                cell.setLength(0);
-            } else {
-                cell.append(c);
-            }
-        }
-        return cells;
     }
 
     private static String read(Path file) {

@@ -9,6 +9,7 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -26,8 +27,8 @@ public final class TlsClient {
     private TlsClient() {
     }
 
-    /** What a TLS request came to: the server's leaf certificate and the response's status line. */
-    public record Served(X509Certificate serverCertificate, String statusLine) {
+    /** What a TLS request came to: the server's leaf certificate, the response's status line, the TLS version. */
+    public record Served(X509Certificate serverCertificate, String statusLine, String protocol) {
     }
 
     /**
@@ -37,17 +38,27 @@ public final class TlsClient {
      * can only show when the answer is read; that read is part of this call.
      */
     public static Served get(SSLContext client, int port, String path) throws IOException {
+        return get(client, port, path, parameters -> { });
+    }
+
+    /**
+     * {@link #get}, with the client's TLS parameters narrowed by {@code offer} first (e.g. one protocol version, or
+     * given cipher suites), to see which versions and suites a server accepts.
+     */
+    public static Served get(SSLContext client, int port, String path, Consumer<SSLParameters> offer)
+            throws IOException {
         try (SSLSocket socket = (SSLSocket) client.getSocketFactory().createSocket()) {
             socket.connect(new InetSocketAddress("localhost", port), TIMEOUT_MILLIS);
             socket.setSoTimeout(TIMEOUT_MILLIS);
             SSLParameters parameters = socket.getSSLParameters();
             parameters.setEndpointIdentificationAlgorithm("HTTPS");
+            offer.accept(parameters);
             socket.setSSLParameters(parameters);
             socket.startHandshake();
             X509Certificate server = (X509Certificate) socket.getSession().getPeerCertificates()[0];
             String status = request(socket, path)
                     .orElseThrow(() -> new IOException("the server closed the TLS connection without an answer"));
-            return new Served(server, status);
+            return new Served(server, status, socket.getSession().getProtocol());
         }
     }
 

@@ -166,10 +166,4 @@ class ConfigurationDocTest {
     void mappingsAreFoundInTheClassPathRootOfTheirAnchor() {
         assertEquals(List.of(FixtureConfig.class), ServiceConfiguration.mappingsBeside(ConfigurationDocTest.class));
     }
-
-    @Test
-    void cellsSplitOnPipesOutsideCodeSpans() {
-        assertEquals(List.of("`a|b`", "c", "d\\|e".replace("\\", "")),
-                ConfigurationDoc.cells("| `a|b` | c | d\\|e |"));
-    }
 }

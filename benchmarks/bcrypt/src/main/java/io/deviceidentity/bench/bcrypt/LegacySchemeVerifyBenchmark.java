@@ -19,7 +19,7 @@ import io.deviceidentity.credentials.legacy.LegacyHash;
 import io.deviceidentity.testsupport.LegacyHashVectors;
 
 /**
- * One verification of each imported scheme a migrated fleet brings (issue 26), with the code auth-service runs
+ * One verification of each imported scheme a migrated fleet brings, with the code auth-service runs
  * (identity-core {@code credentials/legacy}), single-threaded, beside {@link BcryptVerifyBenchmark}'s bcrypt at cost
  * 10: 1000 / score is the checks per second one core can do, which is what admission control must know about a
  * scheme before a storm of its devices arrives. The hashes are the ones the tests verify, made by other tools
