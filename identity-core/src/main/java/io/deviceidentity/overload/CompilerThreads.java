@@ -3,6 +3,7 @@ package io.deviceidentity.overload;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.function.Predicate;
 
@@ -40,8 +41,14 @@ public final class CompilerThreads {
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
             for (Path task : tasks) {
                 int tid = Integer.parseInt(task.getFileName().toString());
-                if (names.test(Files.readString(task.resolve("comm")).strip())
-                        && LinuxCalls.libc().setpriority(PRIO_PROCESS, tid, NICE) == 0) {
+                String name;
+                try {
+                    name = Files.readString(task.resolve("comm")).strip();
+                } catch (NoSuchFileException exited) {
+                    // A thread that ended after the listing: skip it, the others still need moving.
+                    continue;
+                }
+                if (names.test(name) && LinuxCalls.libc().setpriority(PRIO_PROCESS, tid, NICE) == 0) {
                     moved++;
                 }
             }

@@ -67,10 +67,16 @@ class CompilerThreadsTest {
         Map<String, Integer> nice = new HashMap<>();
         try (var tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
             for (Path task : tasks) {
-                String stat = Files.readString(task.resolve("stat"));
+                String stat;
+                String comm;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                    comm = Files.readString(task.resolve("comm")).strip();
+                } catch (java.nio.file.NoSuchFileException exited) {
+                    continue; // ended after the listing (a busy machine's test JVM starts and ends threads)
+                }
                 // The fields after the parenthesised name: state is the first, nice the seventeenth.
-                nice.put(Files.readString(task.resolve("comm")).strip(),
-                        Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]));
+                nice.put(comm, Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]));
             }
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
