@@ -27,6 +27,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.deviceidentity.auth.authz.AuthzRequest;
 import io.deviceidentity.credentials.ClientIdPolicy;
 import io.deviceidentity.credentials.PasswordPolicy;
+import io.deviceidentity.testsupport.OpenApiDocument;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 
@@ -43,10 +44,7 @@ class OpenApiConstraintsTest {
 
     @BeforeEach
     void fetch() throws IOException {
-        if (document == null) {
-            document = JSON.readTree(given().accept("application/json").get("/q/openapi?format=json").then()
-                    .statusCode(200).extract().asString());
-        }
+        document = JSON.readTree(OpenApiDocument.served());
     }
 
     @Test

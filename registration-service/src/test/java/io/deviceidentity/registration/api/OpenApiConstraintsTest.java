@@ -2,7 +2,6 @@ package io.deviceidentity.registration.api;
 
 import static io.deviceidentity.registration.support.Devices.api;
 import static io.deviceidentity.registration.support.Devices.uniquePrefix;
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,6 +31,7 @@ import io.deviceidentity.registration.imports.ImportResource;
 import io.deviceidentity.registration.passwords.BcryptHashFormat;
 import io.deviceidentity.registration.reports.WeakHashesResource;
 import io.deviceidentity.registration.support.Imports;
+import io.deviceidentity.testsupport.OpenApiDocument;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 
@@ -58,10 +58,7 @@ class OpenApiConstraintsTest {
 
     @BeforeEach
     void fetch() throws IOException {
-        if (document == null) {
-            document = JSON.readTree(given().accept("application/json").get("/q/openapi?format=json").then()
-                    .statusCode(200).extract().asString());
-        }
+        document = JSON.readTree(OpenApiDocument.served());
     }
 
     @Test
