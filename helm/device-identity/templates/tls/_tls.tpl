@@ -31,12 +31,20 @@ services' contract (IDENTITY_TLS_*, IDENTITY_DB_SSL*): docs/configuration.md.
 {{- end -}}
 {{- end -}}
 
-{{/* The Secret whose ca.crt the services verify the database path against (IDENTITY_DB_SSLROOTCERT). */}}
+{{/*
+The Secret whose ca.crt the services verify PgBouncer against (IDENTITY_DB_SSLROOTCERT): PgBouncer's own certificate
+Secret, whose ca.crt is the CA that signed it. Never tls.database.caSecret: that one is the CA of an external
+PostgreSQL, known before the install, while PgBouncer's CA (the chart's own, with cert-manager) exists only after it.
+*/}}
 {{- define "device-identity.tls.dbCaSecret" -}}
-{{- default (include "device-identity.tls.secretName" (dict "root" . "component" "pgbouncer")) .Values.tls.database.caSecret -}}
+{{- include "device-identity.tls.secretName" (dict "root" . "component" "pgbouncer") -}}
 {{- end -}}
 
-{{/* The Secret whose ca.crt PgBouncer verifies PostgreSQL against (server_tls_ca_file). */}}
+{{/*
+The Secret whose ca.crt PostgreSQL itself is verified against: by PgBouncer (server_tls_ca_file) and by the
+connections straight to PostgreSQL, registration-service's migrations (IDENTITY_SCHEMA_SSLROOTCERT) and its db-roles
+init container.
+*/}}
 {{- define "device-identity.tls.postgresCaSecret" -}}
 {{- if .Values.tls.database.caSecret -}}
 {{- .Values.tls.database.caSecret -}}
@@ -105,6 +113,10 @@ IDENTITY_TLS_CLIENT_CA_FILE: "/etc/device-identity/client-ca/ca.crt"
 # pgjdbc verifies PgBouncer (and, for migrations, PostgreSQL) against this CA and their host names.
 IDENTITY_DB_SSLMODE: {{ $v.tls.database.sslMode | quote }}
 IDENTITY_DB_SSLROOTCERT: "/etc/device-identity/db-ca/ca.crt"
+{{- if eq .component "registration-service" }}
+# Its migrations connect to PostgreSQL itself, whose CA may be another one (tls.database.caSecret).
+IDENTITY_SCHEMA_SSLROOTCERT: "/etc/device-identity/schema-ca/ca.crt"
+{{- end }}
 {{- else }}
 IDENTITY_DB_SSLMODE: "disable"
 {{- end }}
@@ -133,6 +145,15 @@ IDENTITY_MANAGEMENT_PORT: {{ $v.management.port | quote }}
       - key: ca.crt
         path: ca.crt
     defaultMode: 292
+{{- if eq .component "registration-service" }}
+- name: schema-ca
+  secret:
+    secretName: {{ include "device-identity.tls.postgresCaSecret" .root }}
+    items:
+      - key: ca.crt
+        path: ca.crt
+    defaultMode: 292
+{{- end }}
 {{- if and (eq .component "auth-service") $v.emqx.clientCertificate }}
 - name: client-ca
   secret:
@@ -154,6 +175,11 @@ IDENTITY_MANAGEMENT_PORT: {{ $v.management.port | quote }}
 - name: db-ca
   mountPath: /etc/device-identity/db-ca
   readOnly: true
+{{- if eq .component "registration-service" }}
+- name: schema-ca
+  mountPath: /etc/device-identity/schema-ca
+  readOnly: true
+{{- end }}
 {{- if and (eq .component "auth-service") $v.emqx.clientCertificate }}
 - name: client-ca
   mountPath: /etc/device-identity/client-ca
@@ -231,7 +257,7 @@ tls.plaintextAllowedBecause names why; a certificate Secret that is needed and n
 {{- end -}}
 {{- end -}}
 {{- if and (not $v.postgresql.enabled) (not $v.tls.database.caSecret) -}}
-{{- $errors = append $errors "tls: postgresql.enabled=false but tls.database.caSecret is empty: PgBouncer (server_tls_sslmode=verify-full) and registration-service's migrations verify your PostgreSQL against a CA the chart cannot know. Put that CA (and PgBouncer's, if another one signs it) into a Secret's ca.crt and name it in tls.database.caSecret." -}}
+{{- $errors = append $errors "tls: postgresql.enabled=false but tls.database.caSecret is empty: PgBouncer (server_tls_sslmode=verify-full) and registration-service's migrations verify your PostgreSQL against a CA the chart cannot know. Put that CA into a Secret's ca.crt (kubectl create secret generic identity-db-ca --from-file=ca.crt=your-postgresql-ca.pem) and name it in tls.database.caSecret; PgBouncer's CA is not needed in it." -}}
 {{- end -}}
 {{- end -}}
 {{- toJson $errors -}}
