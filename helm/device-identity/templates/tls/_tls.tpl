@@ -256,6 +256,18 @@ tls.plaintextAllowedBecause names why; a certificate Secret that is needed and n
 {{- end -}}
 {{- end -}}
 {{- end -}}
+{{- with $v.emqx.clientCertificateNamespace -}}
+{{- $where := printf "emqx.clientCertificateNamespace=%s" . -}}
+{{- if $v.emqx.enabled -}}
+{{- $errors = append $errors (printf "tls: %s is for an EMQX of your own (emqx.enabled=false); the chart's EMQX mounts the certificate from the release's namespace. Leave it empty." $where) -}}
+{{- else if not $v.emqx.clientCertificate -}}
+{{- $errors = append $errors (printf "tls: %s but emqx.clientCertificate=false: there is no client certificate to issue. Set emqx.clientCertificate=true, or leave the namespace empty." $where) -}}
+{{- else if not $v.tls.certManager.enabled -}}
+{{- $errors = append $errors (printf "tls: %s needs cert-manager (tls.certManager.enabled=true): with tls.existingSecrets the certificate is yours to place in that namespace." $where) -}}
+{{- else if or (not $v.tls.certManager.issuerRef.name) (ne $v.tls.certManager.issuerRef.kind "ClusterIssuer") -}}
+{{- $errors = append $errors (printf "tls: %s needs tls.certManager.issuerRef of kind ClusterIssuer: a cert-manager Certificate in another namespace cannot use an Issuer of the release's namespace (the chart's own CA included). Run a CA ClusterIssuer and name it (docs/kubernetes.md, \"Your own EMQX\")." $where) -}}
+{{- end -}}
+{{- end -}}
 {{- if and (not $v.postgresql.enabled) (not $v.tls.database.caSecret) -}}
 {{- $errors = append $errors "tls: postgresql.enabled=false but tls.database.caSecret is empty: PgBouncer (server_tls_sslmode=verify-full) and registration-service's migrations verify your PostgreSQL against a CA the chart cannot know. Put that CA into a Secret's ca.crt (kubectl create secret generic identity-db-ca --from-file=ca.crt=your-postgresql-ca.pem) and name it in tls.database.caSecret; PgBouncer's CA is not needed in it." -}}
 {{- end -}}

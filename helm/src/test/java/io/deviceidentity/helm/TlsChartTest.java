@@ -372,6 +372,51 @@ class TlsChartTest {
         assertEquals("identity-db-ca", volume(pod(rendered, "pgbouncer"), "db-ca").getSecret().getSecretName());
     }
 
+    /**
+     * Your own EMQX's client certificate, renewed: with emqx.clientCertificateNamespace the chart issues it into EMQX's
+     * namespace too, the same certificate from the same ClusterIssuer, so cert-manager renews the copy EMQX mounts.
+     */
+    @Test
+    void yourOwnEmqxGetsItsClientCertificateIssuedAndRenewedInItsNamespace() {
+        Map<String, Object> own = Chart.set("emqx.enabled", false, "emqx.clientCertificateNamespace", "emqx",
+                "tls.certManager.issuerRef.name", "corp-ca", "tls.certManager.issuerRef.kind", "ClusterIssuer");
+        Chart.Rendered rendered = Chart.render(own);
+        List<GenericKubernetesResource> clients = generic(rendered, "Certificate").stream()
+                .filter(c -> "emqx-client".equals(c.getMetadata().getLabels().get("app.kubernetes.io/component"))).toList();
+        Map<String, GenericKubernetesResource> byNamespace = clients.stream()
+                .collect(Collectors.toMap(c -> c.getMetadata().getNamespace(), c -> c));
+        assertEquals(Set.of(Chart.NAMESPACE, "emqx"), byNamespace.keySet(),
+                "the release keeps its own (auth-service trusts its ca.crt) and EMQX's namespace gets one");
+        Map<String, Object> inEmqx = spec(byNamespace.get("emqx"));
+        Map<String, Object> inRelease = spec(byNamespace.get(Chart.NAMESPACE));
+        assertKnownCertificateFields(byNamespace.get("emqx"));
+        assertEquals(Chart.name("emqx-client-tls"), inEmqx.get("secretName"));
+        assertEquals(Map.of("name", "corp-ca", "kind", "ClusterIssuer", "group", "cert-manager.io"), inEmqx.get("issuerRef"));
+        for (String field : List.of("commonName", "usages", "duration", "renewBefore", "privateKey", "issuerRef")) {
+            assertEquals(inRelease.get(field), inEmqx.get(field), field);
+        }
+        assertEquals("720h", inEmqx.get("renewBefore"), "cert-manager renews it a month before it ends");
+        String notes = NotesTest.notes(own);
+        assertTrue(notes.contains("mount the Secret\n" + Chart.name("emqx-client-tls") + " of namespace emqx there;"
+                + " cert-manager renews it"), notes);
+
+        Map<String, Object> unset = new java.util.LinkedHashMap<>(own);
+        unset.remove("emqx.clientCertificateNamespace");
+        assertTrue(generic(Chart.render(unset), "Certificate").stream()
+                .allMatch(c -> Chart.NAMESPACE.equals(c.getMetadata().getNamespace())), "off unless asked");
+        assertTrue(NotesTest.notes(unset).contains("again after every renewal, or set emqx.clientCertificateNamespace"));
+    }
+
+    @Test
+    void anEmqxNamespaceWithTheChartsOwnCaOrTheChartsEmqxIsRefused() {
+        String ownCa = Chart.refusal(Chart.set("emqx.enabled", false, "emqx.clientCertificateNamespace", "emqx"));
+        assertTrue(ownCa.contains("emqx.clientCertificateNamespace=emqx needs tls.certManager.issuerRef of kind"
+                + " ClusterIssuer"), ownCa);
+        String chartsEmqx = Chart.refusal(Chart.set("emqx.clientCertificateNamespace", "emqx",
+                "tls.certManager.issuerRef.name", "corp-ca", "tls.certManager.issuerRef.kind", "ClusterIssuer"));
+        assertTrue(chartsEmqx.contains("is for an EMQX of your own (emqx.enabled=false)"), chartsEmqx);
+    }
+
     // ----- Refusals and their opt-out --------------------------------------------------------------------------
 
     @ParameterizedTest
