@@ -256,6 +256,14 @@ tls.plaintextAllowedBecause names why; a certificate Secret that is needed and n
 {{- end -}}
 {{- end -}}
 {{- end -}}
+{{- $ing := $v.registrationService.ingress -}}
+{{- if $ing.enabled -}}
+{{- if not $ing.host -}}
+{{- $errors = append $errors "tls: registrationService.ingress.enabled=true but registrationService.ingress.host is empty: name the host callers use (the Ingress's rule and its TLS certificate are for it)." -}}
+{{- else if and (not $ing.tlsSecret) (not $allowed) -}}
+{{- $errors = append $errors (printf "tls: registrationService.ingress.enabled=true without registrationService.ingress.tlsSecret: registration tokens and device passwords would reach the ingress in clear. Name the kubernetes.io/tls Secret for %s (or let cert-manager fill it through the Ingress's annotations), or %s." $ing.host $optOut) -}}
+{{- end -}}
+{{- end -}}
 {{- with $v.emqx.clientCertificateNamespace -}}
 {{- $where := printf "emqx.clientCertificateNamespace=%s" . -}}
 {{- if $v.emqx.enabled -}}
