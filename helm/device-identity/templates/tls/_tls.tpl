@@ -273,7 +273,7 @@ tls.plaintextAllowedBecause names why; a certificate Secret that is needed and n
 {{- else if not $v.tls.certManager.enabled -}}
 {{- $errors = append $errors (printf "tls: %s needs cert-manager (tls.certManager.enabled=true): with tls.existingSecrets the certificate is yours to place in that namespace." $where) -}}
 {{- else if or (not $v.tls.certManager.issuerRef.name) (ne $v.tls.certManager.issuerRef.kind "ClusterIssuer") -}}
-{{- $errors = append $errors (printf "tls: %s needs tls.certManager.issuerRef of kind ClusterIssuer: a cert-manager Certificate in another namespace cannot use an Issuer of the release's namespace (the chart's own CA included). Run a CA ClusterIssuer and name it (docs/kubernetes.md, \"Your own EMQX\")." $where) -}}
+{{- $errors = append $errors (printf "tls: %s needs tls.certManager.issuerRef of kind ClusterIssuer: a cert-manager Certificate in another namespace cannot use an Issuer of the release's namespace (the chart's own CA included). Name a CA ClusterIssuer of your own there (docs/kubernetes.md, \"Your own EMQX\")." $where) -}}
 {{- end -}}
 {{- end -}}
 {{- if and (not $v.postgresql.enabled) (not $v.tls.database.caSecret) -}}
