@@ -273,6 +273,18 @@ spec:
       affinity:
         {{- toYaml . | nindent 8 }}
       {{- end }}
+      {{- with $svc.topologySpread }}
+      # Soft by default (ScheduleAnyway): spread where the cluster allows it, schedule anyway where it does not.
+      topologySpreadConstraints:
+        {{- range . }}
+        - topologyKey: {{ .topologyKey }}
+          maxSkew: {{ .maxSkew | default 1 }}
+          whenUnsatisfiable: {{ .whenUnsatisfiable | default "ScheduleAnyway" }}
+          labelSelector:
+            matchLabels:
+              {{- include "device-identity.selectorLabels" $ctx | nindent 14 }}
+        {{- end }}
+      {{- end }}
 {{- end -}}
 
 {{- define "device-identity.service.service" -}}
