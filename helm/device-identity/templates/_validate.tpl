@@ -29,6 +29,9 @@ password, and a synchronous standby must exist for a commit to return. */}}
 {{- if and $v.database.existingSecret (ne $v.database.existingSecretKey "password") -}}
 {{- $errors = append $errors (printf "database: database.existingSecretKey is %q but CloudNativePG reads the owner's password from the key \"password\" (and its name from \"username\") of database.existingSecret: rename the key and set database.existingSecretKey=password." $v.database.existingSecretKey) -}}
 {{- end -}}
+{{- if and $cnpg.standbyReads.enabled (lt ($cnpg.synchronous.number | int) (sub ($cnpg.instances | int) 1 | int)) -}}
+{{- $errors = append $errors (printf "database: postgresql.cnpg.standbyReads.enabled needs every standby synchronous (postgresql.cnpg.synchronous.number = instances - 1 = %d, not %v): the -ro Service reaches any standby, and auth-service's check proves only that a standby replayed what it received, while a commit is acknowledged once %v standbys have it, so another standby could still lack an acknowledged revocation. Set synchronous.number, or keep standby reads off." (sub ($cnpg.instances | int) 1) $cnpg.synchronous.number $cnpg.synchronous.number) -}}
+{{- end -}}
 {{- if ge ($cnpg.synchronous.number | int) ($cnpg.instances | int) -}}
 {{- $errors = append $errors (printf "database: postgresql.cnpg.synchronous.number %v needs at least %v instances (one primary plus the synchronous standbys), but postgresql.cnpg.instances is %v: with dataDurability required every commit would wait forever. Raise instances or lower number." $cnpg.synchronous.number (add1 ($cnpg.synchronous.number | int)) $cnpg.instances) -}}
 {{- end -}}

@@ -95,7 +95,8 @@ class CloudNativePgChartTest {
         Map<String, String> off = Chart.render(CNPG).get(ConfigMap.class, Chart.name("auth-service")).getData();
         assertFalse(off.keySet().stream().anyMatch(k -> k.startsWith("IDENTITY_DB_STANDBY")), off::toString);
 
-        Map<String, Object> on = Chart.set("postgresql.cnpg.enabled", true, "postgresql.cnpg.standbyReads.enabled", true);
+        Map<String, Object> on = Chart.set("postgresql.cnpg.enabled", true, "postgresql.cnpg.standbyReads.enabled", true,
+                "postgresql.cnpg.synchronous.number", 2);
         Chart.Rendered rendered = Chart.render(on);
         Map<String, String> auth = rendered.get(ConfigMap.class, Chart.name("auth-service")).getData();
         assertEquals("true", auth.get("IDENTITY_DB_STANDBY_READS_ENABLED"));
@@ -138,8 +139,11 @@ class CloudNativePgChartTest {
                 .contains("postgresql.cnpg.enabled needs postgresql.enabled=true"));
         assertTrue(Chart.refusal(Chart.set("postgresql.cnpg.enabled", true, "postgresql.cnpg.instances", 1))
                 .contains("needs at least 2 instances"));
-        assertTrue(Chart.refusal(Chart.set("postgresql.cnpg.standbyReads.enabled", true))
+        assertTrue(Chart.refusal(Chart.set("postgresql.cnpg.standbyReads.enabled", true,
+                "postgresql.cnpg.synchronous.number", 2))
                 .contains("standbyReads.enabled needs postgresql.cnpg.enabled"));
+        assertTrue(Chart.refusal(Chart.set("postgresql.cnpg.enabled", true, "postgresql.cnpg.standbyReads.enabled", true))
+                .contains("standbyReads.enabled needs every standby synchronous (postgresql.cnpg.synchronous.number = instances - 1 = 2, not 1)"));
         assertTrue(Chart.refusal(Chart.set("postgresql.cnpg.enabled", true, "database.existingSecret", "identity-db",
                 "database.existingSecretKey", "pw")).contains("database.existingSecretKey is \"pw\""));
     }

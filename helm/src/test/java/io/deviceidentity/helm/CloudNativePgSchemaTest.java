@@ -44,7 +44,8 @@ class CloudNativePgSchemaTest {
     @Test
     void theRenderedClusterAndPoolerMatchThePinnedOperatorsSchema() {
         List<JsonNode> objects = cnpgObjects(Chart.renderYaml(Chart.set(
-                "postgresql.cnpg.enabled", true, "postgresql.cnpg.standbyReads.enabled", true)));
+                "postgresql.cnpg.enabled", true, "postgresql.cnpg.standbyReads.enabled", true,
+                "postgresql.cnpg.synchronous.number", 2)));
         assertEquals(List.of("Cluster", "Pooler"), objects.stream().map(o -> o.path("kind").asText()).sorted().toList());
         for (JsonNode object : objects) {
             assertEquals(Set.of(), errors(object), object.path("kind").asText() + " breaks the CRD's schema");
