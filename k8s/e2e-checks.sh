@@ -680,6 +680,10 @@ failover_forward() {
   LOCAL_PORT=$((LOCAL_PORT + 1))
   kubectl -n "$NAMESPACE" port-forward "svc/$RELEASE-$service" "$LOCAL_PORT:$port" >/dev/null 2>&1 &
   FAILOVER_PFS+=($!)
+  for _ in $(seq 1 50); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$LOCAL_PORT") 2>/dev/null && break
+    sleep 0.2
+  done
   out=(--cacert "$ca" --connect-to "$host:$port:127.0.0.1:$LOCAL_PORT" "https://$host:$port")
 }
 
@@ -707,7 +711,6 @@ failover_collect() {
     && kube get secret "$RELEASE-emqx-client-tls" -o jsonpath='{.data.tls\.key}' | base64 -d >"$FAILOVER_TMP/client.key" \
     || fail "cannot read EMQX's client certificate (the Secret $RELEASE-emqx-client-tls)"
   client=(--cert "$FAILOVER_TMP/client.crt" --key "$FAILOVER_TMP/client.key")
-  sleep 2
   reg_call() { # ANSWER_FILE METHOD ID [BODY]
     failover_call "$1" -X "$2" -H "Authorization: Bearer $token" \
       ${4:+-H 'Content-Type: application/json' --data "$4"} "${reg[@]:0:4}" "${reg[4]}/v1/devices/$3"
@@ -764,9 +767,15 @@ failover_collect() {
   primary=$(cnpg_primary) && [[ -n "$primary" ]] || fail "the Cluster $RELEASE-postgresql reports no primary"
   log "deleting the primary $primary under load"
   echo "$EPOCHREALTIME $primary" >"$dir/failover-kill"
-  after_kill=$(wc -l <"$dir/failover-writes")
   delete_pod "$primary"
   deadline=$((SECONDS + FAILOVER_BOUND_SECONDS))
+  # A write in flight at the kill may still be acknowledged: back means a write acknowledged once another instance
+  # is primary.
+  until [[ "$(cnpg_primary 2>/dev/null)" =~ ^.+$ && "$(cnpg_primary 2>/dev/null)" != "$primary" ]]; do
+    ((SECONDS < deadline)) || break
+    sleep 1
+  done
+  after_kill=$(wc -l <"$dir/failover-writes")
   until tail -n +"$((after_kill + 1))" "$dir/failover-writes" | awk '$4 ~ /^20[0-9]$/ { found = 1 } END { exit !found }'; do
     ((SECONDS < deadline)) || break
     sleep 1
@@ -820,9 +829,11 @@ failover_judge() {
     END { for (r in c) printf "%s%s=%d", (n++ ? " " : ""), r, c[r]; if (!n) printf "none" }')
   unanswered=$(awk '$4 == "000"' "$dir/failover-writes" | wc -l)
   unanswered=$((unanswered + $(awk '$3 == "000"' "$dir/failover-logins" | wc -l)))
-  recovered_write=$(awk -v k="$kill_t" '$1 > k && $4 ~ /^20[0-9]$/ { print $1; exit }' "$dir/failover-writes")
-  recovered_login=$(awk -v k="$kill_t" '$1 > k && $2 == "known" && $3 == 200 && $4 == "allow" { print $1; exit }' "$dir/failover-logins")
   gap=$(awk -v k="$kill_t" '$1 > k && $4 !~ /^20[0-9]$/ { last = $1 } END { printf "%.1f", (last ? last - k : 0) }' "$dir/failover-writes")
+  # Back: acknowledged after the gap (a write in flight at the kill may be acknowledged before the refusals start).
+  recovered_write=$(awk -v t="$kill_t" -v g="$gap" '$1 > t + g && $4 ~ /^20[0-9]$/ { print $1; exit }' "$dir/failover-writes")
+  recovered_login=$(awk -v t="$kill_t" -v g="$gap" '$1 > t + g && $2 == "known" && $3 == 200 && $4 == "allow" { print $1; exit }' \
+    "$dir/failover-logins")
   during=$(awk -v k="$kill_t" -v g="$gap" '$1 > k && $1 <= k + g && $2 == "known" && $4 == "allow"' "$dir/failover-logins" | wc -l)
   log "primary $primary deleted, $after promoted; $acked_puts registrations and $acked_deletes revocations acknowledged:" \
     "$lost lost, $unrevoked not revoked; revoked device allowed $allowed times; 503 reasons: $reasons;" \
