@@ -186,7 +186,8 @@ class ServicesTest {
                 "authService.overload.bcrypt.interval", "200ms")), "auth-service");
         assertEquals("250ms", env.get("IDENTITY_OVERLOAD_BCRYPT_TARGET_WAIT"));
         assertEquals("200ms", env.get("IDENTITY_OVERLOAD_BCRYPT_INTERVAL"));
-        Map<String, String> registration = env(Chart.render(Chart.set("registrationService.overload.bcrypt.maxWait", "2s")),
+        Map<String, String> registration = env(Chart.render(Chart.set("registrationService.overload.bcrypt.maxWait", "2s",
+                "registrationService.overload.bcrypt.targetWait", "2s")),
                 "registration-service");
         assertEquals("2s", registration.get("IDENTITY_OVERLOAD_BCRYPT_MAX_WAIT"));
         assertEquals("20", registration.get("IDENTITY_OVERLOAD_BCRYPT_QUEUE"), "ceil(2000 / 100) x 1");
