@@ -20,6 +20,19 @@ default_stack_dir() {
 # starts something, removed when it stops everything), so that `make status` / `make down` without the overrides of
 # `make up PG_PORT=…` find the same stack. A variable set in the environment wins over the remembered value.
 PORTS_FILE=$STACK_DIR/ports
+# The dev profile's default ports. PORT_OFFSET=n shifts all four (and so the management ports, service port + 1000)
+# by n: a second checkout runs beside the first with one setting. A port set explicitly stays as set, and the
+# shifted ones count as set, so that they win over the ports a running stack remembers.
+DEV_PORTS=(PG_PORT=55432 PGBOUNCER_PORT=56432 AUTH_PORT=8081 REGISTRATION_PORT=8082)
+if [[ "$PROFILE" == dev && -n "${PORT_OFFSET:-}" ]]; then
+  [[ "$PORT_OFFSET" =~ ^[0-9]+$ ]] || { echo "PORT_OFFSET must be a whole number, not '$PORT_OFFSET'" >&2; exit 2; }
+  for default in "${DEV_PORTS[@]}"; do
+    name=${default%%=*}
+    [[ -z "${!name:-}" ]] || continue
+    printf -v "$name" '%s' "$((${default#*=} + PORT_OFFSET))"
+    export "${name?}"
+  done
+fi
 if [[ -f "$PORTS_FILE" ]]; then
   while IFS='=' read -r name value; do
     case "$name" in

@@ -31,8 +31,10 @@
 # Profiles keep `make up` and `make test` apart: dev uses ports 55432/56432, test 55433/56433 (all overridable:
 # PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT). State lives under .local/<profile>/ (STACK_DIR; under
 # /tmp when root runs a checkout the postgres user cannot reach), and so do the ports a running stack was started
-# with (STACK_DIR/ports): `status` and `down` find them without the overrides. A taken port is named, with the
-# variable that moves it.
+# with (STACK_DIR/ports): `status` and `down` find them without the overrides. PORT_OFFSET=n shifts the four dev
+# defaults by n (a second checkout beside the first). Every port `up` and `restart` will bind is checked before
+# anything starts or stops (the database, the build, a service): the taken ones are named in one message, with their
+# holders and one command to copy that moves them all.
 # PostgreSQL and PgBouncer refuse to run as root, so as root they run as the 'postgres' system user.
 # The database path is TLS-only: db-up makes the stack's CA and the servers' certificates under
 # STACK_DIR/tls (scripts/local-ca.sh); PostgreSQL runs ssl=on and refuses plaintext TCP (pg_hba hostssl only),
@@ -132,19 +134,98 @@ prepare_dirs() {
 
 pg_running() { as_db "$PG_BIN/pg_ctl" -D "$DATA_DIR" status >/dev/null 2>&1; }
 
-# A port this stack is about to listen on must be free; when another process holds it, say which port, who holds it
-# (when ss can tell) and which variable moves it, instead of pg_ctl's bare "could not start server".
-port_free_or_die() {
-  local port=$1 what=$2 variable=$3 holder hint
-  (: <>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || return 0
-  holder=$(ss -Hltnp "sport = :$port" 2>/dev/null | grep -o 'users:(("[^"]*",pid=[0-9]*' | head -n 1 \
-    | sed 's/users:(("\([^"]*\)",pid=\([0-9]*\)/ by \1 (pid \2)/') || true
-  if [[ "$PROFILE" == test ]]; then
-    hint="make test / make test-db-up TEST_$variable=<free port>, or $variable=<free port> scripts/stack.sh … test"
-  else
-    hint="make up $variable=<free port> (make status and make down then find it by themselves)"
+# Whether something listens on 127.0.0.1:<port>.
+port_taken() { (: <>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# Who listens on a port, for a message: " by java (pid 4242, in /home/me/other-checkout)" when ss can tell. The working
+# directory names the other checkout whose stack holds it.
+port_holder() {
+  local holder pid
+  holder=$(ss -Hltnp "sport = :$1" 2>/dev/null | grep -o 'users:(("[^"]*",pid=[0-9]*' | head -n 1 \
+    | sed 's/users:(("\([^"]*\)",pid=\([0-9]*\)/\1 \2/') || true
+  [[ -n "$holder" ]] || return 0
+  pid=${holder##* }
+  printf ' by %s (pid %s%s)' "${holder% *}" "$pid" "$(readlink "/proc/$pid/cwd" 2>/dev/null | sed 's/^/, in /')"
+}
+
+# Whether a running service of this stack was started on <port> (its API or management port): the port is its own,
+# kept by `up` or freed by `restart` before the service starts again.
+service_holds() {
+  local name=$1 port=$2 own
+  own=$(printf '%s' "${name%-service}" | tr '[:lower:]' '[:upper:]')
+  service_running "$name" && grep -qxE "(${own}_PORT|IDENTITY_MANAGEMENT_PORT)=$port" "$RUN_DIR/$name.config" 2>/dev/null
+}
+
+# The ports <command> (up, restart, db-up) is about to bind, one "<port> <variable> <what>" per line: those of the bundled database that
+# is not running yet, and both services' API and management ports unless the service already holds them.
+wanted_ports() {
+  if [[ "$EXTERNAL_DB" != 1 ]]; then
+    pg_running || printf '%s PG_PORT PostgreSQL\n' "$PG_PORT"
+    pgbouncer_running || printf '%s PGBOUNCER_PORT PgBouncer\n' "$PGBOUNCER_PORT"
   fi
-  die "port $port for $what is taken$holder: another process listens on 127.0.0.1:$port. Choose another with $hint"
+  [[ "$PROFILE" == dev && "$1" != db-up ]] || return 0
+  local name port variable
+  for name in registration-service auth-service; do
+    variable=$(printf '%s' "${name%-service}" | tr '[:lower:]' '[:upper:]')_PORT
+    port=${!variable}
+    service_holds "$name" "$port" || printf '%s %s %s\n' "$port" "$variable" "$name"
+    service_holds "$name" "$((port + MANAGEMENT_OFFSET))" \
+      || printf '%s %s %s\n' "$((port + MANAGEMENT_OFFSET))" "$variable" "$name's management interface"
+  done
+}
+
+# Every port <command> will bind is checked before it starts or stops anything (before the database, the build, and
+# `restart`'s stop): all taken ones are named in one message, with their holders, and one command to copy that moves
+# them by an offset under which every one of them is free. A port held by this stack's own process is no conflict.
+check_ports() {
+  local command=$1 line port variable what conflicts=() moved=() offset=0 candidate ok
+  local -a wanted
+  mapfile -t wanted < <(wanted_ports "$command")
+  for line in "${wanted[@]}"; do
+    read -r port variable what <<<"$line"
+    [[ "$what" != *management* ]] || variable="$variable + $MANAGEMENT_OFFSET"
+    port_taken "$port" && conflicts+=("  $port for $what ($variable) is taken$(port_holder "$port")")
+  done
+  ((${#conflicts[@]})) || return 0
+  # The variables to move: all of the wanted ones' (a whole stack moves together), shifted by the smallest multiple
+  # of 100 that finds every shifted port free (multiples of 100 keep clear of the test, bench and chaos stacks' ports).
+  local -A variables=()
+  for line in "${wanted[@]}"; do read -r port variable what <<<"$line"; variables[$variable]=1; done
+  for candidate in 100 200 300 400 500 600 700 800 900; do
+    ok=1
+    for line in "${wanted[@]}"; do
+      read -r port variable what <<<"$line"
+      port_taken "$((port + candidate))" && { ok=0; break; }
+    done
+    ((ok)) && { offset=$candidate; break; }
+  done
+  local suggestion
+  if [[ "$PROFILE" == test ]]; then
+    suggestion="make test-db-up TEST_PG_PORT=$((PG_PORT + offset)) TEST_PGBOUNCER_PORT=$((PGBOUNCER_PORT + offset)) (make test takes the same two)"
+  elif [[ "$command" == up && ${#variables[@]} == 4 ]] && at_default_offset; then
+    suggestion="make up PORT_OFFSET=$((${PORT_OFFSET:-0} + offset))"
+  else
+    for variable in PG_PORT PGBOUNCER_PORT AUTH_PORT REGISTRATION_PORT; do
+      [[ -z "${variables[$variable]:-}" ]] || moved+=("$variable=$((${!variable} + offset))")
+    done
+    suggestion="make $command ${moved[*]}"
+    [[ "$command" != db-up ]] || suggestion="${moved[*]} scripts/stack.sh db-up"
+  fi
+  ((offset)) || suggestion="(no offset up to 900 finds them all free: choose free ports) $suggestion"
+  log "error: ${#conflicts[@]} of the ports this stack would listen on are taken; nothing was started or stopped:"
+  printf '%s\n' "${conflicts[@]}" >&2
+  log "move them with: $suggestion"
+  [[ "$PROFILE" == test ]] || log "(make status, make down and make restart then find the new ports by themselves)"
+  exit 1
+}
+
+# Whether the four ports are the dev defaults shifted by PORT_OFFSET (0 when unset): then PORT_OFFSET moves them all.
+at_default_offset() {
+  local default name
+  for default in "${DEV_PORTS[@]}"; do
+    name=${default%%=*}
+    [[ "${!name}" == "$((${default#*=} + ${PORT_OFFSET:-0}))" ]] || return 1
+  done
 }
 
 # The stack's TLS material (scripts/local-ca.sh): the CA (kept), and a server certificate for PostgreSQL and one for
@@ -276,9 +357,9 @@ stop_postgres() {
 db_up() {
   install
   prepare_dirs
-  # Both ports are checked before either starts, so a conflict leaves nothing half-started.
-  pg_running || port_free_or_die "$PG_PORT" PostgreSQL PG_PORT
-  pgbouncer_running || port_free_or_die "$PGBOUNCER_PORT" PgBouncer PGBOUNCER_PORT
+  # Both ports are checked before either starts, so a conflict leaves nothing half-started (`up` checked already,
+  # with the services' ports).
+  check_ports db-up
   local reissued
   reissued=$(prepare_tls)
   start_postgres
@@ -338,9 +419,6 @@ start_service() {
   [[ -f "$jar" ]] || die "$jar is missing: run without SKIP_BUILD=1, or build with 'mvn -B -DskipTests package'"
   local fingerprint
   fingerprint=$(service_fingerprint "$name" "$jar" "$@")
-  service_running "$name" || port_free_or_die "$port" "$name" "$(printf '%s' "${name%-service}" | tr '[:lower:]' '[:upper:]')_PORT"
-  service_running "$name" || port_free_or_die "$((port + MANAGEMENT_OFFSET))" "$name's management interface" \
-    "$(printf '%s' "${name%-service}" | tr '[:lower:]' '[:upper:]')_PORT"
   if service_running "$name"; then
     local before changes
     before=$(cat "$RUN_DIR/$name.config" 2>/dev/null || true)
@@ -459,6 +537,7 @@ up() {
   command -v curl >/dev/null 2>&1 || die "curl is needed"
   local tokens
   tokens=$(registration_tokens)
+  check_ports "${1:-up}"
   if [[ "$EXTERNAL_DB" == 1 ]]; then
     command -v psql >/dev/null 2>&1 || die "psql is needed to seed the demo devices (apt-get install postgresql-client)"
     [[ "$IDENTITY_DB_SSLMODE" != verify-* || -n "$IDENTITY_DB_SSLROOTCERT" ]] \
@@ -518,7 +597,7 @@ Fast-path verifier key: the fixed development key "${FAST_PATH_KEYS%%:*}" from s
 Authenticate demo-device-1 the way EMQX does:
 
   $curl -i -X POST $authn -H 'content-type: application/json' \\
-    -d '{"clientid":"demo-device-1","username":"","password":"demo-password-1","peerhost":"127.0.0.1","cert_common_name":""}'
+    -d '{"clientid":"demo-device-1","username":"","password":"demo-password-local-dev-1","peerhost":"127.0.0.1","cert_common_name":""}'
 
 Register a device, authenticate it, revoke it:
 
@@ -542,9 +621,11 @@ MSG
 }
 
 restart() {
+  # The new ports are checked before a service stops: a taken one leaves the running ones running.
+  check_ports restart
   stop_service auth-service
   stop_service registration-service
-  up
+  up restart
 }
 
 down() {

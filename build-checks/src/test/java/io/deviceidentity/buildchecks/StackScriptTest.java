@@ -29,7 +29,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * `scripts/stack.sh up` (what `make up` runs) against the real test PostgreSQL + PgBouncer of `make test`, used as
  * "your own PostgreSQL" (EXTERNAL_DB=1) with the jars the reactor built before this module (SKIP_BUILD=1): a second
  * `up` leaves unchanged services running, a changed environment restarts the service it concerns and names the
- * variable (its log kept, after a marker line), the API and management ports listen on BIND_HOST only,
+ * variable (its log kept, after a marker line), the API and management ports listen on BIND_HOST only, every
+ * example request of the docs passes against it ({@link DocRequests}), `restart` onto a taken port stops nothing,
  * REGISTRATION_TOKEN (singular) is refused, and `down` leaves the database alone.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -80,6 +81,28 @@ class StackScriptTest {
         assertTrue(up.output.contains("auth-service already running, unchanged"), up.output);
         assertTrue(up.output.contains("registration-service already running, unchanged"), up.output);
         assertEquals(before, pid("auth-service"));
+    }
+
+    @Test
+    @Order(2)
+    void everyExampleRequestOfTheDocsPassesAgainstTheStack() throws Exception {
+        List<DocRequests.Runnable> blocks = DocRequests.blocks();
+        assertTrue(blocks.size() >= 4, "example blocks found: " + blocks.stream().map(DocRequests.Runnable::where).toList());
+        // The walk-throughs register devices and say 201: they start from a database without them, as on a fresh stack.
+        psql("DELETE FROM device_credentials WHERE client_id IN ('"
+                + String.join("','", DocRequests.registeredDevices(blocks)) + "')");
+        List<String> problems = new ArrayList<>();
+        int requests = 0;
+        for (DocRequests.Runnable block : blocks) {
+            List<DocRequests.Sent> sent = DocRequests.run(block, stackDir, stackDir.resolve("tls/ca.crt"), authPort,
+                    registrationPort);
+            if (sent.isEmpty()) {
+                problems.add(block.where() + ": the block sent no request");
+            }
+            requests += sent.size();
+            sent.stream().map(s -> DocRequests.problem(block, s)).filter(java.util.Objects::nonNull).forEach(problems::add);
+        }
+        assertTrue(problems.isEmpty(), requests + " requests, these fail:\n" + String.join("\n", problems));
     }
 
     @Test
@@ -144,6 +167,27 @@ class StackScriptTest {
 
     @Test
     @Order(5)
+    void restartOntoATakenPortNamesItAndStopsNothing() throws Exception {
+        String auth = pid("auth-service");
+        String registration = pid("registration-service");
+        try (ServerSocket taken = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Result restart = run(Map.of("AUTH_PORT", String.valueOf(taken.getLocalPort())), "restart");
+
+            assertNotEquals(0, restart.exit, restart.output);
+            assertTrue(restart.output.contains(taken.getLocalPort() + " for auth-service (AUTH_PORT) is taken"),
+                    restart.output);
+            assertTrue(restart.output.contains("nothing was started or stopped"), restart.output);
+            assertTrue(restart.output.contains("move them with: make restart AUTH_PORT="), restart.output);
+            assertFalse(restart.output.contains("stopping"), restart.output);
+        }
+        assertEquals(auth, pid("auth-service"));
+        assertEquals(registration, pid("registration-service"));
+        assertTrue(Files.exists(Path.of("/proc", auth)) && Files.exists(Path.of("/proc", registration)),
+                "a service was stopped");
+    }
+
+    @Test
+    @Order(5)
     void theSingularTokenVariableIsRefusedWithTheRightName() throws Exception {
         Result up = run(Map.of("REGISTRATION_TOKEN", "my-token"), "up");
         assertNotEquals(0, up.exit, up.output);
@@ -159,6 +203,20 @@ class StackScriptTest {
         Result status = run(Map.of(), "status");
         assertTrue(status.output.contains("auth-service stopped") && status.output.contains("registration-service stopped"),
                 status.output);
+    }
+
+    /** One statement against the test database (what the stack under test uses as "your own PostgreSQL"). */
+    private static void psql(String sql) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p",
+                System.getProperty("test.pg.port", "55433"), "-U", "identity", "-d", "identity", "-c", sql)
+                .redirectErrorStream(true);
+        builder.environment().put("PGPASSWORD", "identity-local-dev");
+        builder.environment().put("PGSSLMODE", "verify-full");
+        builder.environment().put("PGSSLROOTCERT",
+                System.getProperty("test.db.ca", Repo.ROOT.resolve(".local/test/tls/ca.crt").toString()));
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0, "psql: " + output);
     }
 
     /** The local addresses of the TCP sockets listening on {@code port}, from /proc/net/tcp and tcp6. */

@@ -137,8 +137,10 @@ class ServicesTest {
         assertEquals(Chart.name("postgresql"), env.get("IDENTITY_SCHEMA_HOST"));
         assertEquals("5432", env.get("IDENTITY_SCHEMA_PORT"));
         assertEquals("1", env.get("IDENTITY_OVERLOAD_BCRYPT_CONCURRENCY"), "ceil(limits.cpu 1)");
-        assertEquals("10", env.get("IDENTITY_OVERLOAD_BCRYPT_QUEUE"), "ceil(maxWait 1000 ms / 100 ms) x 1");
-        assertEquals("1s", env.get("IDENTITY_OVERLOAD_BCRYPT_MAX_WAIT"));
+        // A provisioning batch waits for its answers: admitted while it can start within 3 s, in both regimes.
+        assertEquals("30", env.get("IDENTITY_OVERLOAD_BCRYPT_QUEUE"), "ceil(maxWait 3000 ms / 100 ms) x 1");
+        assertEquals("3s", env.get("IDENTITY_OVERLOAD_BCRYPT_MAX_WAIT"));
+        assertEquals("3s", env.get("IDENTITY_OVERLOAD_BCRYPT_TARGET_WAIT"));
         assertFalse(env.containsKey("IDENTITY_AUTH_UNKNOWN_DEVICE"));
     }
 
@@ -186,7 +188,8 @@ class ServicesTest {
                 "authService.overload.bcrypt.interval", "200ms")), "auth-service");
         assertEquals("250ms", env.get("IDENTITY_OVERLOAD_BCRYPT_TARGET_WAIT"));
         assertEquals("200ms", env.get("IDENTITY_OVERLOAD_BCRYPT_INTERVAL"));
-        Map<String, String> registration = env(Chart.render(Chart.set("registrationService.overload.bcrypt.maxWait", "2s")),
+        Map<String, String> registration = env(Chart.render(Chart.set("registrationService.overload.bcrypt.maxWait", "2s",
+                "registrationService.overload.bcrypt.targetWait", "2s")),
                 "registration-service");
         assertEquals("2s", registration.get("IDENTITY_OVERLOAD_BCRYPT_MAX_WAIT"));
         assertEquals("20", registration.get("IDENTITY_OVERLOAD_BCRYPT_QUEUE"), "ceil(2000 / 100) x 1");

@@ -114,6 +114,7 @@ public class BcryptExecutor {
         this.nominalNanosPerUnit = expected;
         this.nanosPerUnit = new AtomicLong(expected);
         this.deadlineNanos = config.deadline().toNanos();
+        requireFits(CheckCost.UNIT, "one cost-10 bcrypt check");
         this.queueCapacity = bcrypt.queue().orElse(derivedQueue(bcrypt.maxWait().toNanos(), expected, concurrency));
         if (queueCapacity < 1) {
             throw new IllegalArgumentException("identity.overload.bcrypt.queue must be at least 1");
@@ -177,6 +178,27 @@ public class BcryptExecutor {
                 bcrypt.interval(), queueCapacity, config.deadline());
     }
 
+    /**
+     * Refuses to start a service whose deadline cannot hold work of {@code units} even on an idle thread at the
+     * configured {@code expected-duration}: every such request would be refused, the warm-up's included, so the
+     * replica would never become ready; a message naming the setting and its minimum is what the operator needs.
+     */
+    public void requireFits(double units, String work) {
+        long needed = nanos(ticks(units), nominalNanosPerUnit);
+        if (deadlineNanos <= needed) {
+            throw new IllegalArgumentException(String.format("identity.overload.deadline (IDENTITY_OVERLOAD_DEADLINE)"
+                    + " is %s, but %s is expected to take %s (identity.overload.bcrypt.expected-duration %s per"
+                    + " cost-10 check): no such request could ever finish in time, and the service would never"
+                    + " become ready. Set the deadline above %s (the default is 4s).",
+                    millis(deadlineNanos), work, millis(needed), millis(nominalNanosPerUnit), millis(needed)));
+        }
+    }
+
+    /** A duration as the configuration writes it ({@code 80ms}), to the microsecond when it is not whole. */
+    private static String millis(long nanos) {
+        return nanos % 1_000_000 == 0 ? nanos / 1_000_000 + "ms" : String.format("%.3fms", nanos / 1e6);
+    }
+
     /** ceil(max-wait ÷ hash time) × threads: as many as can start within the longest allowance. */
     static int derivedQueue(long maxWaitNanos, long expectedNanos, int concurrency) {
         long perThread = (maxWaitNanos + expectedNanos - 1) / Math.max(1, expectedNanos);
@@ -228,8 +250,9 @@ public class BcryptExecutor {
     /**
      * Whether the lane refuses while idle: nothing runs or waits, and a cost-10 check arriving now with the whole
      * request deadline ahead of it would be refused. The admission rule makes this impossible unless the configured
-     * expected duration exceeds the deadline; it is reported (readiness, a gauge) rather than assumed, because a
-     * replica in this state cannot verify a single password and must not receive traffic.
+     * expected duration exceeds the deadline, which {@link #requireFits} refuses at start; it is still reported
+     * (readiness, a gauge) rather than assumed, because a replica in this state cannot verify a single password and
+     * must not receive traffic.
      */
     public boolean refusesWhileIdle() {
         if (waiting.get() > 0 || running.get() > 0) {

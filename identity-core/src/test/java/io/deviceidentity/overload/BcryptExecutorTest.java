@@ -169,8 +169,8 @@ class BcryptExecutorTest {
 
     @Test
     void refusesWorkAtAdmissionThatCouldNotFinishBeforeItsDeadline() {
-        // One hash is expected to take 80 ms; a 50 ms deadline cannot be met even with an idle executor.
-        executor = start(TestOverloadConfig.defaults().withDeadline(Duration.ofMillis(50)));
+        // One hash is expected to take 80 ms; a request with 50 ms left cannot make it even on an idle executor.
+        executor = start(TestOverloadConfig.defaults());
         AtomicInteger hashed = new AtomicInteger();
 
         CompletableFuture<Integer> refused = executor.submit(Deadline.after(System.nanoTime(), Duration.ofMillis(50)), UNIT,
@@ -276,12 +276,14 @@ class BcryptExecutorTest {
     }
 
     @Test
-    void anIdleLaneWhoseConfiguredHashTimeExceedsTheDeadlineReportsThatItRefusesWhileIdle() {
-        executor = start(TestOverloadConfig.defaults().withDeadline(Duration.ofMillis(50)));
+    void aDeadlineShorterThanOneConfiguredCheckStopsTheStartNamingTheSettingAndItsMinimum() {
+        // An idle lane would refuse every check, the warm-up's too: the replica could never become ready.
+        IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> start(TestOverloadConfig.defaults().withDeadline(Duration.ofMillis(50))));
 
-        assertTrue(executor.refusesWhileIdle());
-        assertEquals(1.0, registry.get(MetricNames.BCRYPT_REFUSING_IDLE).gauge().value());
-        assertEquals(0.0, refused("admission"), "asking is not a refusal");
+        assertTrue(refused.getMessage().contains("identity.overload.deadline (IDENTITY_OVERLOAD_DEADLINE) is 50ms"),
+                refused.getMessage());
+        assertTrue(refused.getMessage().contains("Set the deadline above 80ms"), refused.getMessage());
     }
 
     @Test

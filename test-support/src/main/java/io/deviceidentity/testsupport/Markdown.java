@@ -72,6 +72,34 @@ public final class Markdown {
         return lines;
     }
 
+    /** A fenced code block: its info string ({@code bash}, or empty), and its lines, the first numbered as the editor shows it. */
+    public record Block(String info, int firstLine, List<String> lines) {
+
+        public String text() {
+            return String.join("\n", lines) + "\n";
+        }
+    }
+
+    /** The page's fenced code blocks, in order (an unclosed fence runs to the end of the page). */
+    public static List<Block> fencedBlocks(String markdown) {
+        List<Block> blocks = new ArrayList<>();
+        List<String> all = markdown.lines().toList();
+        for (int i = 0; i < all.size(); i++) {
+            Matcher open = FENCE.matcher(all.get(i));
+            if (open.find()) {
+                String info = all.get(i).substring(open.end()).strip();
+                List<String> lines = new ArrayList<>();
+                int j = i + 1;
+                while (j < all.size() && !FENCE.matcher(all.get(j)).find()) {
+                    lines.add(all.get(j++));
+                }
+                blocks.add(new Block(info, i + 2, lines));
+                i = j;
+            }
+        }
+        return blocks;
+    }
+
     /**
      * The lines of the section whose heading reads {@code heading} exactly (e.g. {@code "## 503 reasons"}), up to the
      * next heading of the same or a higher level.

@@ -17,7 +17,7 @@ public final class PopulationOptions {
             description = "Client id prefix (default: ${DEFAULT-VALUE}).")
     String idPrefix;
 
-    @Option(names = "--password-prefix", defaultValue = "demo-password-",
+    @Option(names = "--password-prefix", defaultValue = "demo-password-local-dev-",
             description = "Device N's password is <prefix>N (default: ${DEFAULT-VALUE}).")
     String passwordPrefix;
 

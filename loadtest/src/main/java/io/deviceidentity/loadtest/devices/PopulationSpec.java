@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * Who the devices are. Registered devices are the {@link PopulationPart parts}' {@code idPrefix + n} for
  * n = 1..devices with password {@code passwordPrefix + n} (the naming {@code scripts/stack.sh} seeds:
- * demo-device-N / demo-password-N), or {@code sharedPassword} for every device when the population was seeded with
+ * demo-device-N / demo-password-local-dev-N), or {@code sharedPassword} for every device when the population was seeded with
  * one hash. Arrivals go to the parts by their shares (which add up to 1). A share of the registered devices presents
  * a wrong password; a share of arrivals comes from devices that were never registered.
  */

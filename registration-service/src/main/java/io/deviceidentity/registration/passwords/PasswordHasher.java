@@ -11,12 +11,16 @@ import io.deviceidentity.credentials.CheckCost;
 import io.deviceidentity.overload.BcryptExecutor;
 import io.deviceidentity.overload.Deadline;
 import io.deviceidentity.registration.RegistrationConfig;
+import io.quarkus.runtime.Startup;
 
 /**
  * Hashes a device password on this service's own bounded bcrypt executor, before any database connection is
  * taken: a hash takes tens of milliseconds of CPU, and a connection held meanwhile is one the pool cannot lend
  * (the incident's first trap). The executor refuses work that cannot finish before the request's deadline.
+ * Created at start ({@link Startup}), so that a cost out of range, or one whose hash cannot fit in the deadline,
+ * stops the service with a message instead of leaving it never ready (its warm-up hashes through here).
  */
+@Startup
 @ApplicationScoped
 public class PasswordHasher {
 
@@ -38,6 +42,7 @@ public class PasswordHasher {
                     "identity.registration.bcrypt-cost must be " + MIN_COST + ".." + MAX_COST + ", got " + cost);
         }
         this.units = CheckCost.bcrypt(cost);
+        executor.requireFits(units, "one hash at identity.registration.bcrypt-cost " + cost);
         LOG.infof("new credential hashes use bcrypt cost %d", cost);
     }
 
