@@ -10,7 +10,10 @@ space := $(subst ,, )
 
 ## up: PostgreSQL + PgBouncer + the services on loopback, migrated and seeded with demo devices. Builds only what
 ## changed, restarts a running service whose jar or environment changed (docs/local.md).
-up: install-deps
+## The ports are checked first: a conflict is named before anything is installed, built or started.
+up:
+	scripts/stack.sh check-ports
+	$(MAKE) --no-print-directory install-deps
 	scripts/stack.sh up
 
 ## restart: stop the services and `make up` again (PostgreSQL and PgBouncer keep running)

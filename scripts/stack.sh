@@ -6,6 +6,7 @@
 #   scripts/stack.sh db-up [dev|test]        start PostgreSQL + PgBouncer, create the role and database
 #   scripts/stack.sh db-down [dev|test]      stop them
 #   scripts/stack.sh pgbouncer-stop|pgbouncer-start [dev|test]
+#   scripts/stack.sh check-ports             exit 1 naming every port `up` would bind that is taken (make up's first step)
 #   scripts/stack.sh up                      db-up, build what changed, start (or restart) the services, migrate, seed
 #   scripts/stack.sh restart                 stop the services and `up` again (the database keeps running)
 #   scripts/stack.sh down                    stop everything `up` started
@@ -667,6 +668,7 @@ case "$COMMAND" in
   db-down) db_down ;;
   pgbouncer-start) start_pgbouncer ;;
   pgbouncer-stop) stop_pgbouncer ;;
+  check-ports) check_ports up ;;
   up) up ;;
   restart) restart ;;
   down) down ;;
