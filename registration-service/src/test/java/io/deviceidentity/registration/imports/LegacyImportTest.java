@@ -125,6 +125,22 @@ class LegacyImportTest {
     }
 
     @Test
+    void anotherSchemesHashWithoutPasswordSchemeIsToldToNameItsScheme() {
+        String prefix = uniquePrefix("legacy-unnamed");
+        String body = Imports.line(prefix + "a", MosquittoPasswd.hash(MosquittoPasswd.PBKDF2, PASSWORD))
+                + Imports.line(prefix + "b", ARGON2ID);
+        Imports.Answer answer = Imports.post(body);
+        assertEquals(Map.of(1, "invalid_password_hash", 2, "invalid_password_hash"), answer.rejectedReasons());
+        for (int line = 1; line <= 2; line++) {
+            String message = message(answer, line);
+            assertTrue(message.contains("'password_scheme'"), message);
+            assertTrue(message.contains(LegacyImportLines.schemes()), message);
+            assertFalse(message.contains("cannot be imported"), message);
+        }
+        assertEquals(0, Database.countWithPrefix(prefix));
+    }
+
+    @Test
     void weakSchemesAreRejectedUnlessTheImportAllowsThemAndAreThenCounted() {
         String prefix = uniquePrefix("legacy-weak");
         String body = line(prefix + "md5", "emqx-md5", MD5_PREFIX, Map.of("salt", SALT))
