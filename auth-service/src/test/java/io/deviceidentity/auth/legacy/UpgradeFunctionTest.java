@@ -80,8 +80,9 @@ class UpgradeFunctionTest {
                 java.util.List.of(), null, null, null, legacy.scheme());
         byte[] bytes = PASSWORD.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         String mine = Bcrypt.hash(PASSWORD, 4);
-        assertTrue(writer.write(new UpgradeWriter.Upgrade(read, null, bytes, mine)));
-        assertFalse(writer.write(new UpgradeWriter.Upgrade(read, null, bytes, Bcrypt.hash(PASSWORD, 4))));
+        assertTrue(writer.write(new UpgradeWriter.Upgrade(UpgradeKind.LEGACY, read, null, bytes, mine)));
+        assertFalse(writer.write(new UpgradeWriter.Upgrade(UpgradeKind.LEGACY, read, null, bytes,
+                Bcrypt.hash(PASSWORD, 4))));
         assertEquals(mine, passwordHash(id));
     }
 
