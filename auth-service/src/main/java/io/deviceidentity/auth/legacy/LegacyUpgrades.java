@@ -28,7 +28,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  * forever (every later login would take the fast path and never reach the upgrade), and the fast path is meant to
  * stand in for bcrypt, not for a weaker hash. The verifier comes with the upgrade ({@link UpgradeWriter}), bound to
  * the new bcrypt string. A weak bcrypt row whose re-hash is started gets its verifier the same way; one whose re-hash
- * is deferred gets it at once, as any bcrypt allow: it is bcrypt, and the fast path is what carries a storm.
+ * is deferred or does not land gets it over its present hash, as any bcrypt allow: it is bcrypt, and the fast path is
+ * what carries a storm.
  */
 @ApplicationScoped
 public class LegacyUpgrades {
@@ -77,6 +78,7 @@ public class LegacyUpgrades {
                     if (refused != null) {
                         // Another request took the thread first, or the deadline passed: a later login upgrades.
                         deferred.get(kind).increment();
+                        writer.notUpgraded(kind, device, username, kept);
                     } else {
                         writer.offer(new UpgradeWriter.Upgrade(kind, device, username, kept, hash));
                     }

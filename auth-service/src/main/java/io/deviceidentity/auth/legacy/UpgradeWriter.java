@@ -79,11 +79,23 @@ public class UpgradeWriter {
         }
     }
 
-    /** Never blocks: a full queue drops the upgrade (the row stays legacy until a later login). */
+    /** Never blocks: a full queue drops the upgrade (the row stays as it is until a later login). */
     public void offer(Upgrade upgrade) {
         startIfNeeded();
         if (!queue.offer(upgrade)) {
             outcomes.get(upgrade.kind()).dropped().increment();
+            notUpgraded(upgrade.kind(), upgrade.device(), upgrade.username(), upgrade.password());
+        }
+    }
+
+    /**
+     * A verified row whose re-hash did not happen (bcrypt refused it, the queue was full, the write failed): a weak
+     * bcrypt row gets the verifier over its present hash, as any bcrypt allow does, so that the fast path still
+     * carries it; a legacy row gets none (LegacyUpgrades).
+     */
+    public void notUpgraded(UpgradeKind kind, DeviceCredential device, String username, byte[] password) {
+        if (kind == UpgradeKind.WEAK_BCRYPT) {
+            fastPath.remember(device.clientId(), username, password, device);
         }
     }
 
@@ -101,6 +113,7 @@ public class UpgradeWriter {
             // The SQLSTATE only: no parameter, so no hash reaches the log.
             LOG.warnf("could not replace a credential (%s) by its bcrypt re-hash, twice (%s): a later login tries again",
                     upgrade.kind(), e instanceof SQLException sql ? sql.getSQLState() : e.getClass().getSimpleName());
+            notUpgraded(upgrade.kind(), device, upgrade.username(), upgrade.password());
             return false;
         }
         counted.upgraded().increment();
