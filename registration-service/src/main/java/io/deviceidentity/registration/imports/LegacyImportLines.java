@@ -39,7 +39,8 @@ public final class LegacyImportLines {
      * {@code password_hash}.
      */
     private static final Map<String, Set<String>> SCHEME_FIELDS = schemeFields();
-    private static final String SCHEMES = "bcrypt (the default), " + String.join(", ", SCHEME_FIELDS.keySet());
+    private static final String LEGACY_SCHEMES = String.join(", ", SCHEME_FIELDS.keySet());
+    private static final String SCHEMES = "bcrypt (the default), " + LEGACY_SCHEMES;
 
     private static Map<String, Set<String>> schemeFields() {
         Map<String, Set<String>> fields = new LinkedHashMap<>();
@@ -54,9 +55,9 @@ public final class LegacyImportLines {
         return Collections.unmodifiableMap(fields);
     }
 
-    /** Every value {@code password_scheme} accepts, for the messages that send a caller there. */
-    public static String schemes() {
-        return SCHEMES;
+    /** Every value {@code password_scheme} accepts besides {@code bcrypt}, for the messages that send a caller there. */
+    public static String legacySchemes() {
+        return LEGACY_SCHEMES;
     }
 
     private LegacyImportLines() {

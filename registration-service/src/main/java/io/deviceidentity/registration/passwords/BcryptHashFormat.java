@@ -41,8 +41,9 @@ public final class BcryptHashFormat {
                 + LENGTH + " characters in all)";
         if (hash == null || !(hash.startsWith("$2a$") || hash.startsWith("$2b$") || hash.startsWith("$2y$"))) {
             // Not "cannot be imported": most other brokers' hashes can, by an import line naming their scheme.
-            return shape + "; a hash of another scheme is imported by POST /v1/device-imports with a line whose"
-                    + " 'password_scheme' names it, one of: " + LegacyImportLines.schemes();
+            return "field '" + field + "' is not a bcrypt hash ($2a$, $2b$ or $2y$); a hash of another scheme is"
+                    + " imported by POST /v1/device-imports with 'password_scheme' naming it: "
+                    + LegacyImportLines.legacySchemes();
         }
         if (hash.length() != LENGTH) {
             return shape + "; this one has " + hash.length() + " characters";
