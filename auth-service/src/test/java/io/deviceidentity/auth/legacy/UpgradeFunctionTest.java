@@ -15,7 +15,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -136,14 +135,6 @@ class UpgradeFunctionTest {
 
     private static boolean upgrade(Connection connection, String id, String verified, String bcryptHash)
             throws SQLException {
-        try (PreparedStatement call = connection.prepareStatement(CALL)) {
-            call.setString(1, id);
-            call.setString(2, verified);
-            call.setString(3, bcryptHash);
-            try (ResultSet result = call.executeQuery()) {
-                result.next();
-                return result.getBoolean(1);
-            }
-        }
+        return ServiceRole.replaceHash(connection, CALL, id, verified, bcryptHash);
     }
 }

@@ -18,8 +18,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -205,15 +203,7 @@ class WeakBcryptRehashTest {
 
     private static boolean strengthen(Connection connection, String id, String verified, String bcryptHash)
             throws SQLException {
-        try (PreparedStatement call = connection.prepareStatement(CALL)) {
-            call.setString(1, id);
-            call.setString(2, verified);
-            call.setString(3, bcryptHash);
-            try (ResultSet result = call.executeQuery()) {
-                result.next();
-                return result.getBoolean(1);
-            }
-        }
+        return ServiceRole.replaceHash(connection, CALL, id, verified, bcryptHash);
     }
 
     private double rehashes(String result) {
