@@ -77,12 +77,16 @@ native-test:
 test-db-up:
 	$(TEST_STACK) db-up test
 
-## size: what a fleet needs (auth-service CPUs and replicas, PgBouncer and PostgreSQL connections, EMQX pool_size)
-## from the chart's formulas and the last `make bench` (else docs/figures.json; BENCH_OUT= another bench output): make size DEVICES=1000000
-## WINDOW=900 [KNOWN=0.9] (docs/sizing.md)
+## size: what a fleet needs (auth-service replicas and CPU requests, PgBouncer and PostgreSQL connections, EMQX
+## pool_size) and the chart values that deploy it, from the chart's formulas and the last `make bench` (else
+## docs/figures.json; BENCH_OUT= another bench output): make size DEVICES=1000000 WINDOW=900 [KNOWN=0.9] [AUTH_CPU=1]
+## [EMQX_NODES=3] [PIPELINING=1] [PGBOUNCER_REPLICAS=2] [MAX_REPLICAS=] [VALUES_OUT=sized-values.yaml] (docs/sizing.md)
 .PHONY: size
 size:
-	python3 scripts/size.py --devices "$(DEVICES)" --window "$(WINDOW)" $(if $(KNOWN),--known "$(KNOWN)") $(if $(BENCH_OUT),--bench "$(BENCH_OUT)")
+	python3 scripts/size.py --devices "$(DEVICES)" --window "$(WINDOW)" $(if $(KNOWN),--known "$(KNOWN)") $(if $(BENCH_OUT),--bench "$(BENCH_OUT)") \
+	  $(if $(AUTH_CPU),--auth-cpu "$(AUTH_CPU)") $(if $(EMQX_NODES),--emqx-nodes "$(EMQX_NODES)") $(if $(PIPELINING),--pipelining "$(PIPELINING)") \
+	  $(if $(PGBOUNCER_REPLICAS),--pgbouncer-replicas "$(PGBOUNCER_REPLICAS)") $(if $(MAX_REPLICAS),--max-replicas "$(MAX_REPLICAS)") \
+	  $(if $(VALUES_OUT),--values-out "$(VALUES_OUT)")
 
 ## chaos: real faults (PgBouncer/PostgreSQL killed, frozen, exhausted; services SIGKILLed/SIGTERMed) and hostile
 ## input under a steady load, on its own stack (ports 55435/56435/8093/8094); table + target/chaos/ (scripts/chaos.sh)

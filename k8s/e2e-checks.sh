@@ -39,12 +39,24 @@
 #                                          release bootstraps), and not let it back in (its client reconnects with the
 #                                          revoked credentials)
 #   k8s/e2e-checks.sh rekey-kicks          the same for a password change (PUT with a new password)
+#   k8s/e2e-checks.sh db-failover          CloudNativePG primary loss (k8s/kind.sh DB_MODE=cnpg): while it registers
+#                                          devices through registration-service (PUT, every third one revoked with
+#                                          DELETE) and logs a known and a revoked device in through auth-service (as
+#                                          EMQX does, mutual TLS), it deletes the Cluster's primary pod; then it reads
+#                                          every device back (GET). Verdicts: every write answered 2xx is there and
+#                                          every DELETE answered 204 is still revoked (0 lost); the revoked device is
+#                                          never allowed; every refusal is a 503 with one of the documented reasons
+#                                          (backend_unavailable names the database), no other 5xx; another instance is
+#                                          primary and writes and logins succeed again within FAILOVER_BOUND_SECONDS.
+#                                          Reports the gap (kill to the end of the last refused write) in seconds
 #
 # Environment: NAMESPACE (identity), RELEASE (device-identity), REPORT_DIR (target/k8s-report), STORM_WAIT_SECONDS
 # (270: the storm Job holds its connections HOLD_SECONDS, 420 s), RECONNECT_SLACK_SECONDS (30: emqtt's 5 s reconnect timer, DNS and
 # the Service's endpoint update on top of the capacity-derived time), LOADTEST_MAX_PENDING (42: the Job's
 # --pool-size x --pipelining), STORM_CAPACITY_SHARE (0.5), STORM_PODS (the storm Job file's completions),
-# KICK_BOUND_SECONDS (5), KICK_CONNECT_SECONDS (120: the MQTT client's first connect).
+# KICK_BOUND_SECONDS (5), KICK_CONNECT_SECONDS (120: the MQTT client's first connect), FAILOVER_WARMUP_SECONDS (10:
+# load before the kill), FAILOVER_BOUND_SECONDS (120: until writes and logins succeed again), FAILOVER_AFTER_SECONDS
+# (10: load after the first acknowledged write).
 #
 # Recorded inputs (make test, build-checks' E2eChecksTest): E2E_RECORDED=<dir> makes every cluster read come from
 # files in <dir> instead of kubectl, and time virtual (no real sleeps). Files, each optional unless a check needs it:
@@ -59,6 +71,12 @@
 #   registration-tokens              the decoded "tokens" key of the release's registration-tokens Secret
 #   emqx-api-client-<clientid>       EMQX's answer to GET /api/v5/clients/<clientid>: the status on the first line,
 #                                    the body after it
+#   failover-kill                    db-failover: "<epoch seconds> <primary pod deleted>"
+#   failover-primary-after           db-failover: the Cluster's primary at the end
+#   failover-writes                  db-failover: one answer a line, "<epoch seconds> PUT|DELETE <clientid> <status>
+#                                    [<503 reason>]" (status 000: no answer)
+#   failover-logins                  db-failover: "<epoch seconds> known|revoked <status> <allow|deny|503 reason>"
+#   failover-readback                db-failover: "<clientid> <GET status> <device status>" after the load
 # A file <name>.<n> is what the n-th read of <name> returns (the last numbered one is kept for later reads), so a
 # sequence of polls can be recorded. Deleting a pod is appended to <dir>/.actions (E2E_ACTIONS overrides).
 set -euo pipefail
@@ -635,6 +653,214 @@ session_kicked() {
 revoke_kicks() { session_kicked revoke; }
 rekey_kicks() { session_kicked rekey; }
 
+# --- the database loses its primary (CloudNativePG) --------------------------------------------------------------
+: "${FAILOVER_WARMUP_SECONDS:=10}" "${FAILOVER_BOUND_SECONDS:=120}" "${FAILOVER_AFTER_SECONDS:=10}"
+FAILOVER_REASONS="overload deadline backend_unavailable"
+
+# The bodies the failover load sends (E2eWorkflowInputsTest hands them to the services' own parsers).
+failover_put_body() { printf '{"username":"%s","password":"%s"}' "$1" "$2"; }
+failover_authn_body() { printf '{"clientid":"%s","username":"%s","password":"%s","peerhost":"10.244.0.250"}' "$1" "$1" "$2"; }
+
+# cnpg_primary: the pod the Cluster reports as its primary.
+cnpg_primary() {
+  kube get clusters.postgresql.cnpg.io "$RELEASE-postgresql" -o jsonpath='{.status.currentPrimary}'
+}
+
+# failover_forward VAR SERVICE PORT: a port-forward kept for the whole verdict (closed by the EXIT trap); sets the
+# array VAR to the curl arguments that reach SERVICE:PORT under its own name, verified against the CA of SERVICE's
+# certificate, followed by the base URL.
+FAILOVER_PFS=()
+failover_forward() {
+  local -n out=$1
+  local service=$2 port=$3 host ca
+  host="$RELEASE-$service.$NAMESPACE.svc"
+  ca="$FAILOVER_TMP/$service-ca.crt"
+  kube get secret "$RELEASE-$service-tls" -o jsonpath='{.data.ca\.crt}' | base64 -d >"$ca" \
+    || fail "cannot read $service's CA (the Secret $RELEASE-$service-tls)"
+  LOCAL_PORT=$((LOCAL_PORT + 1))
+  kubectl -n "$NAMESPACE" port-forward "svc/$RELEASE-$service" "$LOCAL_PORT:$port" >/dev/null 2>&1 &
+  FAILOVER_PFS+=($!)
+  for _ in $(seq 1 50); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$LOCAL_PORT") 2>/dev/null && break
+    sleep 0.2
+  done
+  out=(--cacert "$ca" --connect-to "$host:$port:127.0.0.1:$LOCAL_PORT" "https://$host:$port")
+}
+
+# failover_call OUT_BODY CURL_ARGS...: the HTTP status (000: no answer), the body into OUT_BODY.
+failover_call() {
+  local body=$1
+  shift
+  curl -sS --max-time 10 -o "$body" -w '%{http_code}' "$@" 2>/dev/null || true
+}
+
+# failover_reason BODY_FILE: the "reason" of a JSON answer, or "-".
+failover_reason() { sed -n 's/.*"reason" *: *"\([^"]*\)".*/\1/p' "$1" 2>/dev/null | head -n 1 | grep . || echo -; }
+
+# failover_collect DIR: the live run; writes the files failover_judge reads (see the header) into DIR.
+failover_collect() {
+  local dir=$1 token primary after_kill deadline stop known_pw revoked_pw id status body who result i
+  local -a reg auth client
+  FAILOVER_TMP=$(mktemp -d)
+  trap 'kill "${FAILOVER_PFS[@]}" 2>/dev/null || true; rm -rf "$FAILOVER_TMP"' EXIT
+  token=$(registration_token) || exit 1
+  failover_forward reg registration-service 8082
+  failover_forward auth auth-service 8081
+  # auth-service requires EMQX's client certificate (mutual TLS), as the load-test Job presents it.
+  kube get secret "$RELEASE-emqx-client-tls" -o jsonpath='{.data.tls\.crt}' | base64 -d >"$FAILOVER_TMP/client.crt" \
+    && kube get secret "$RELEASE-emqx-client-tls" -o jsonpath='{.data.tls\.key}' | base64 -d >"$FAILOVER_TMP/client.key" \
+    || fail "cannot read EMQX's client certificate (the Secret $RELEASE-emqx-client-tls)"
+  client=(--cert "$FAILOVER_TMP/client.crt" --key "$FAILOVER_TMP/client.key")
+  reg_call() { # ANSWER_FILE METHOD ID [BODY]
+    failover_call "$1" -X "$2" -H "Authorization: Bearer $token" \
+      ${4:+-H 'Content-Type: application/json' --data "$4"} "${reg[@]:0:4}" "${reg[4]}/v1/devices/$3"
+  }
+  body=$FAILOVER_TMP/answer
+  known_pw=$(probe_password failover-known)
+  revoked_pw=$(probe_password failover-revoked)
+  status=$(reg_call "$body" PUT e2e-failover-known "$(failover_put_body e2e-failover-known "$known_pw")")
+  [[ "$status" == 20[01] ]] || fail "registering e2e-failover-known answered $status"
+  status=$(reg_call "$body" PUT e2e-failover-revoked "$(failover_put_body e2e-failover-revoked "$revoked_pw")")
+  [[ "$status" == 20[01] ]] || fail "registering e2e-failover-revoked answered $status"
+  status=$(reg_call "$body" DELETE e2e-failover-revoked)
+  [[ "$status" == 204 ]] || fail "revoking e2e-failover-revoked answered $status"
+
+  stop=$FAILOVER_TMP/stop
+  (
+    i=0
+    while [[ ! -f "$stop" ]]; do
+      i=$((i + 1)); id="e2e-failover-$RANDOM$RANDOM-$i"; body=$FAILOVER_TMP/writes-answer
+      status=$(reg_call "$body" PUT "$id" "$(failover_put_body "$id" "$(probe_password failover-write)")")
+      echo "$EPOCHREALTIME PUT $id $status $(failover_reason "$body")" >>"$dir/failover-writes"
+      if [[ "$status" == 20[01] ]] && ((i % 3 == 0)); then
+        status=$(reg_call "$body" DELETE "$id")
+        echo "$EPOCHREALTIME DELETE $id $status $(failover_reason "$body")" >>"$dir/failover-writes"
+      fi
+      sleep 0.2
+    done
+  ) &
+  local writer=$!
+  (
+    while [[ ! -f "$stop" ]]; do
+      for who in known revoked; do
+        body=$FAILOVER_TMP/logins-answer
+        if [[ "$who" == known ]]; then
+          status=$(failover_call "$body" "${client[@]}" -X POST -H 'Content-Type: application/json' \
+            --data "$(failover_authn_body e2e-failover-known "$known_pw")" "${auth[@]:0:4}" "${auth[4]}/mqtt/authn")
+        else
+          status=$(failover_call "$body" "${client[@]}" -X POST -H 'Content-Type: application/json' \
+            --data "$(failover_authn_body e2e-failover-revoked "$revoked_pw")" "${auth[@]:0:4}" "${auth[4]}/mqtt/authn")
+        fi
+        if [[ "$status" == 200 ]]; then
+          result=$(sed -n 's/.*"result" *: *"\([^"]*\)".*/\1/p' "$body" | head -n 1)
+        else
+          result=$(failover_reason "$body")
+        fi
+        echo "$EPOCHREALTIME $who $status ${result:--}" >>"$dir/failover-logins"
+      done
+      sleep 0.2
+    done
+  ) &
+  local logins=$!
+
+  sleep "$FAILOVER_WARMUP_SECONDS"
+  primary=$(cnpg_primary) && [[ -n "$primary" ]] || fail "the Cluster $RELEASE-postgresql reports no primary"
+  log "deleting the primary $primary under load"
+  echo "$EPOCHREALTIME $primary" >"$dir/failover-kill"
+  delete_pod "$primary"
+  deadline=$((SECONDS + FAILOVER_BOUND_SECONDS))
+  # A write in flight at the kill may still be acknowledged: back means a write acknowledged once another instance
+  # is primary.
+  until [[ "$(cnpg_primary 2>/dev/null)" =~ ^.+$ && "$(cnpg_primary 2>/dev/null)" != "$primary" ]]; do
+    ((SECONDS < deadline)) || break
+    sleep 1
+  done
+  after_kill=$(wc -l <"$dir/failover-writes")
+  until tail -n +"$((after_kill + 1))" "$dir/failover-writes" | awk '$4 ~ /^20[0-9]$/ { found = 1 } END { exit !found }'; do
+    ((SECONDS < deadline)) || break
+    sleep 1
+  done
+  sleep "$FAILOVER_AFTER_SECONDS"
+  touch "$stop"
+  wait "$writer" "$logins" || true
+  cnpg_primary >"$dir/failover-primary-after" || true
+  # Read back every device a PUT was acknowledged for (a refused read is asked again: it proves nothing either way).
+  awk '$2 == "PUT" && $4 ~ /^20[0-9]$/ { print $3 }' "$dir/failover-writes" | sort -u | while read -r id; do
+    for _ in 1 2 3 4 5; do
+      status=$(reg_call "$body" GET "$id")
+      [[ "$status" == 200 || "$status" == 404 ]] && break
+      sleep 1
+    done
+    echo "$id $status $(sed -n 's/.*"status" *: *"\([^"]*\)".*/\1/p' "$body" | head -n 1 | grep . || echo -)"
+  done >"$dir/failover-readback"
+}
+
+# failover_judge DIR: the verdicts on what failover_collect recorded (make test: on recorded samples).
+failover_judge() {
+  local dir=$1 kill_t primary after writes acked_puts acked_deletes lost unrevoked allowed other_5xx unknown_503
+  local recovered_write recovered_login gap unanswered reasons during
+  for f in failover-kill failover-writes failover-logins failover-readback failover-primary-after; do
+    [[ -f "$dir/$f" ]] || fail "no $f recorded: nothing to judge"
+  done
+  read -r kill_t primary <"$dir/failover-kill"
+  [[ -n "${primary:-}" ]] || fail "no primary was deleted"
+  after=$(head -n 1 "$dir/failover-primary-after")
+  [[ -n "$after" && "$after" != "$primary" ]] || fail "the primary is still ${after:-unknown} after deleting $primary: no failover"
+  acked_puts=$(awk '$2 == "PUT" && $4 ~ /^20[0-9]$/' "$dir/failover-writes" | wc -l)
+  acked_deletes=$(awk '$2 == "DELETE" && $4 == 204' "$dir/failover-writes" | wc -l)
+  ((acked_puts > 0)) || fail "no registration was acknowledged: nothing to judge"
+  awk -v k="$kill_t" '$1 < k && $2 == "PUT" && $4 ~ /^20[0-9]$/ { f = 1 } END { exit !f }' "$dir/failover-writes" \
+    || fail "no write was acknowledged before the kill: the load did not run"
+  # 0 lost: an acknowledged PUT's device is there; an acknowledged DELETE's device is revoked (none is written after).
+  lost=$(awk 'NR == FNR { got[$1] = $2 " " $3; next }
+    $2 == "PUT" && $4 ~ /^20[0-9]$/ && !(($3) in seen) { seen[$3] = 1; split(got[$3], g, " "); if (g[1] != 200) n++ }
+    END { print n + 0 }' "$dir/failover-readback" "$dir/failover-writes")
+  unrevoked=$(awk 'NR == FNR { state[$1] = $3; next } $2 == "DELETE" && $4 == 204 && state[$3] != "revoked" { n++ }
+    END { print n + 0 }' "$dir/failover-readback" "$dir/failover-writes")
+  allowed=$(awk '$2 == "revoked" && $3 == 200 && $4 == "allow"' "$dir/failover-logins" | wc -l)
+  other_5xx=$(cat "$dir/failover-writes" "$dir/failover-logins" | awk '$0 ~ /^[0-9.]+ (PUT|DELETE) / { s = $4 } $0 !~ /^[0-9.]+ (PUT|DELETE) / { s = $3 }
+    s ~ /^5[0-9][0-9]$/ && s != 503 { n++ } END { print n + 0 }')
+  unknown_503=$(cat "$dir/failover-writes" "$dir/failover-logins" | awk -v known="$FAILOVER_REASONS" '
+    BEGIN { split(known, k, " "); for (i in k) ok[k[i]] = 1 }
+    $0 ~ /^[0-9.]+ (PUT|DELETE) / && $4 == 503 && !($5 in ok) { n++ }
+    $0 !~ /^[0-9.]+ (PUT|DELETE) / && $3 == 503 && !($4 in ok) { n++ } END { print n + 0 }')
+  reasons=$(cat "$dir/failover-writes" "$dir/failover-logins" | awk '
+    $0 ~ /^[0-9.]+ (PUT|DELETE) / && $4 == 503 { c[$5]++ } $0 !~ /^[0-9.]+ (PUT|DELETE) / && $3 == 503 { c[$4]++ }
+    END { for (r in c) printf "%s%s=%d", (n++ ? " " : ""), r, c[r]; if (!n) printf "none" }')
+  unanswered=$(awk '$4 == "000"' "$dir/failover-writes" | wc -l)
+  unanswered=$((unanswered + $(awk '$3 == "000"' "$dir/failover-logins" | wc -l)))
+  gap=$(awk -v k="$kill_t" '$1 > k && $4 !~ /^20[0-9]$/ { last = $1 } END { printf "%.1f", (last ? last - k : 0) }' "$dir/failover-writes")
+  # Back: acknowledged after the gap (a write in flight at the kill may be acknowledged before the refusals start).
+  recovered_write=$(awk -v t="$kill_t" -v g="$gap" '$1 > t + g && $4 ~ /^20[0-9]$/ { print $1; exit }' "$dir/failover-writes")
+  recovered_login=$(awk -v t="$kill_t" -v g="$gap" '$1 > t + g && $2 == "known" && $3 == 200 && $4 == "allow" { print $1; exit }' \
+    "$dir/failover-logins")
+  during=$(awk -v k="$kill_t" -v g="$gap" '$1 > k && $1 <= k + g && $2 == "known" && $4 == "allow"' "$dir/failover-logins" | wc -l)
+  log "primary $primary deleted, $after promoted; $acked_puts registrations and $acked_deletes revocations acknowledged:" \
+    "$lost lost, $unrevoked not revoked; revoked device allowed $allowed times; 503 reasons: $reasons;" \
+    "$other_5xx other 5xx; $unanswered unanswered calls"
+  log "gap: writes refused for $gap s after the kill; the known device was allowed $during times within it"
+  ((lost == 0)) || fail "$lost acknowledged registrations are missing after the failover"
+  ((unrevoked == 0)) || fail "$unrevoked acknowledged revocations are not revoked after the failover"
+  ((allowed == 0)) || fail "the revoked device was allowed $allowed times"
+  ((other_5xx == 0)) || fail "$other_5xx 5xx answers other than 503 during the failover"
+  ((unknown_503 == 0)) || fail "$unknown_503 503 answers without a documented reason ($FAILOVER_REASONS)"
+  [[ -n "$recovered_write" ]] || fail "no write was acknowledged after the kill: the database did not come back"
+  [[ -n "$recovered_login" ]] || fail "the known device was never allowed after the kill"
+  log "database failover: nothing acknowledged lost, the revoked device stayed revoked, only 503 during a gap of $gap s"
+}
+
+db_failover() {
+  local dir
+  if [[ -n "$E2E_RECORDED" ]]; then
+    failover_judge "$E2E_RECORDED"
+    return
+  fi
+  dir=$REPORT_DIR/db-failover
+  rm -rf "$dir" && mkdir -p "$dir"
+  failover_collect "$dir"
+  failover_judge "$dir"
+}
+
 # Sourced (by build-checks' tests, to run single functions on what the workflow would send), it only defines them.
 [[ "${BASH_SOURCE[0]}" == "$0" ]] || return 0
 
@@ -647,5 +873,6 @@ case "$COMMAND" in
   loadtest-report) loadtest_report ;;
   revoke-kicks) revoke_kicks ;;
   rekey-kicks) rekey_kicks ;;
+  db-failover) db_failover ;;
   *) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" >&2; exit 2 ;;
 esac

@@ -2,8 +2,9 @@
 # Kubernetes end to end: build the images, load them into a kind (or minikube) cluster, install the chart, run load.
 #
 #   k8s/kind.sh images     build the three images (needs docker and the Dockerfiles, see below)
-#   k8s/kind.sh up         create the cluster if missing, install cert-manager if its CRDs are missing, build + load
-#                          the images, helm install (TLS on: the chart's defaults), wait for its Certificates, helm test
+#   k8s/kind.sh up         create the cluster if missing, install cert-manager if its CRDs are missing (and, with
+#                          DB_MODE=cnpg, the CloudNativePG operator if its CRDs are missing), build + load the images,
+#                          helm install (TLS on: the chart's defaults), wait for its Certificates, helm test
 #   k8s/kind.sh load       run the load generator Job (k8s/jobs/loadtest-job.yaml: it registers its own devices
 #                          through registration-service first) and copy its report to REPORT_DIR
 #   k8s/kind.sh storm      seed bench devices and run the emqtt-bench connection storm (k8s/jobs/emqtt-bench-conn-job.yaml);
@@ -19,7 +20,14 @@
 # release's Services and Secret by this name), VALUES (helm/device-identity/ci/kind-values.yaml), REPORT_DIR
 # (target/k8s-report), SKIP_BUILD=1 to reuse images already built, IMAGE_VARIANT=jvm|native (jvm),
 # STORM_CLIENTS_PER_POD / STORM_CONN_RATE to size the storm without editing its Job file (CI runs a smaller one),
-# CERT_MANAGER_VERSION (v1.19.1) the cert-manager release `up` applies when the cluster has none.
+# CERT_MANAGER_VERSION (v1.19.1) the cert-manager release `up` applies when the cluster has none, DB_MODE=bundled|cnpg
+# (bundled: the chart's single PostgreSQL; cnpg: a CloudNativePG Cluster, the values ci/kind-cnpg-values.yaml on top of
+# VALUES), CNPG_VERSION (1.30.0) the CloudNativePG release `up` applies in cnpg mode when the cluster has none.
+#
+# CloudNativePG (DB_MODE=cnpg): the operator's static manifest of release CNPG_VERSION, as its installation guide gives
+# it (releases/cnpg-<version>.yaml on the release-<minor> branch; `kubectl apply --server-side`: its CRDs are too large for a client-side apply's annotation) when the CRD
+# clusters.postgresql.cnpg.io is missing; `up` waits until its Deployment is Available and its webhook admits a
+# Cluster. The chart's tests validate the rendered Cluster against this release's CRD (helm module, test resources).
 #
 # TLS: the kind values keep the chart's TLS defaults (tls.enabled, a cert-manager Certificate per component from the
 # chart's own CA, MQTT over TLS on 8883 only), so the cluster needs cert-manager before the chart: `up` applies the
@@ -40,7 +48,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 COMMAND=${1:-}
 : "${CLUSTER_TOOL:=kind}" "${CLUSTER:=device-identity}" "${NAMESPACE:=identity}" "${RELEASE:=device-identity}"
 : "${VALUES:=$ROOT/helm/device-identity/ci/kind-values.yaml}" "${REPORT_DIR:=$ROOT/target/k8s-report}"
-: "${IMAGE_VARIANT:=jvm}" "${CERT_MANAGER_VERSION:=v1.19.1}"
+: "${IMAGE_VARIANT:=jvm}" "${CERT_MANAGER_VERSION:=v1.19.1}" "${DB_MODE:=bundled}" "${CNPG_VERSION:=1.30.0}"
 CHART=$ROOT/helm/device-identity
 VERSION=$(sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$CHART/Chart.yaml")
 IMAGES=(auth-service registration-service loadtest)
@@ -144,17 +152,62 @@ ISSUER
   log "cert-manager admits Issuers and Certificates"
 }
 
+# The CloudNativePG operator for DB_MODE=cnpg (see the header): applied when its CRDs are missing, then waited for.
+cnpg_apply() {
+  if kubectl get crd clusters.postgresql.cnpg.io >/dev/null 2>&1; then
+    log "CloudNativePG's CRDs are in the cluster: not installing $CNPG_VERSION"
+  else
+    log "installing CloudNativePG $CNPG_VERSION"
+    kubectl apply --server-side -f \
+      "https://raw.githubusercontent.com/cloudnative-pg/cloudnative-pg/release-${CNPG_VERSION%.*}/releases/cnpg-$CNPG_VERSION.yaml"
+  fi
+}
+
+cnpg_ready() {
+  local deadline
+  if kubectl -n cnpg-system get deployment cnpg-controller-manager >/dev/null 2>&1; then
+    kubectl -n cnpg-system wait --for=condition=Available --timeout=180s deployment/cnpg-controller-manager
+  fi
+  # As for cert-manager: Available is not yet admitting. A server-side dry run of a Cluster goes through its webhook.
+  deadline=$((SECONDS + 120))
+  until kubectl apply --dry-run=server -f - >/dev/null 2>&1 <<'CLUSTER'
+apiVersion: postgresql.cnpg.io/v1
+kind: Cluster
+metadata:
+  name: cnpg-ready-check
+  namespace: default
+spec:
+  instances: 1
+  storage:
+    size: 1Gi
+CLUSTER
+  do
+    ((SECONDS < deadline)) || die "CloudNativePG's webhook admits no Cluster after 120 s (kubectl -n cnpg-system get pods)"
+    sleep 3
+  done
+  log "CloudNativePG admits Clusters"
+}
+
 up() {
   need kubectl helm
+  local values=(--values "$VALUES")
+  case "$DB_MODE" in
+    bundled) ;;
+    cnpg) values+=(--values "$CHART/ci/kind-cnpg-values.yaml") ;;
+    *) die "DB_MODE must be bundled or cnpg" ;;
+  esac
   cluster_up
   cert_manager_apply
+  [[ "$DB_MODE" != cnpg ]] || cnpg_apply
   images
   load_images
   cert_manager_ready
-  log "helm upgrade --install $RELEASE (namespace $NAMESPACE, values $VALUES)"
+  [[ "$DB_MODE" != cnpg ]] || cnpg_ready
+  log "helm upgrade --install $RELEASE (namespace $NAMESPACE, values ${values[*]})"
   # --wait covers the Certificates too: the pods mount their Secrets, so none starts before cert-manager issued them.
+  # With cnpg it covers the Cluster as well: registration-service waits for its roles, so it is Ready only after it.
   if ! helm upgrade --install "$RELEASE" "$CHART" --namespace "$NAMESPACE" --create-namespace \
-    --values "$VALUES" --wait --timeout 10m; then
+    "${values[@]}" --wait --timeout 10m; then
     kubectl -n "$NAMESPACE" get \
       certificates.cert-manager.io,certificaterequests.cert-manager.io,issuers.cert-manager.io >&2 || true
     die "helm upgrade --install $RELEASE failed (a Certificate not Ready above leaves its pods waiting for the Secret)"

@@ -46,8 +46,21 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 
 {{/* ----- Hosts ------------------------------------------------------------------------------------------------ */}}
 
+{{/* "true" when the chart's PostgreSQL is a CloudNativePG Cluster (postgresql.cnpg.enabled), else "". */}}
+{{- define "device-identity.cnpg" -}}
+{{- if and .Values.postgresql.enabled .Values.postgresql.cnpg.enabled -}}true{{- end -}}
+{{- end -}}
+
+{{/* The CloudNativePG Pooler in front of the -ro Service (postgresql.cnpg.standbyReads); also its Service's name. */}}
+{{- define "device-identity.cnpg.readPooler" -}}
+{{- include "device-identity.componentName" (dict "root" . "component" "pgbouncer-ro") -}}
+{{- end -}}
+
+{{/* The primary: the StatefulSet's Service, the Cluster's -rw Service (it follows a failover), or external.host. */}}
 {{- define "device-identity.postgresHost" -}}
-{{- if .Values.postgresql.enabled -}}
+{{- if include "device-identity.cnpg" . -}}
+{{- printf "%s-rw" (include "device-identity.componentName" (dict "root" . "component" "postgresql")) -}}
+{{- else if .Values.postgresql.enabled -}}
 {{- include "device-identity.componentName" (dict "root" . "component" "postgresql") -}}
 {{- else -}}
 {{- required "postgresql.external.host must be set when postgresql.enabled=false" .Values.postgresql.external.host -}}

@@ -26,6 +26,13 @@ data:
   IDENTITY_DB_HOST: {{ include "device-identity.componentName" (dict "root" $root "component" "pgbouncer") | quote }}
   IDENTITY_DB_PORT: {{ $root.Values.pgbouncer.port | quote }}
   IDENTITY_DB_NAME: {{ $root.Values.database.name | quote }}
+  {{- if and (eq .component "auth-service") (include "device-identity.cnpg" $root) $root.Values.postgresql.cnpg.standbyReads.enabled }}
+  # Credential reads may go to a synchronous standby, through the Pooler in front of the -ro Service; the service
+  # falls back to the primary whenever the standby could miss a revocation (docs/database-ha.md).
+  IDENTITY_DB_STANDBY_READS_ENABLED: "true"
+  IDENTITY_DB_STANDBY_HOST: {{ include "device-identity.cnpg.readPooler" $root | quote }}
+  IDENTITY_DB_STANDBY_PORT: "5432"
+  {{- end }}
   {{- if ne .component "auth-service" }}
   IDENTITY_DB_USER: {{ $root.Values.database.user | quote }}
   {{- end }}
@@ -272,6 +279,18 @@ spec:
       {{- with $svc.affinity }}
       affinity:
         {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $svc.topologySpread }}
+      # Soft by default (ScheduleAnyway): spread where the cluster allows it, schedule anyway where it does not.
+      topologySpreadConstraints:
+        {{- range . }}
+        - topologyKey: {{ .topologyKey }}
+          maxSkew: {{ .maxSkew | default 1 }}
+          whenUnsatisfiable: {{ .whenUnsatisfiable | default "ScheduleAnyway" }}
+          labelSelector:
+            matchLabels:
+              {{- include "device-identity.selectorLabels" $ctx | nindent 14 }}
+        {{- end }}
       {{- end }}
 {{- end -}}
 

@@ -13,6 +13,30 @@ fails with all of them at once (templates/validate.yaml). README "Kubernetes" li
 {{- $errors = append $errors "database: postgresql.enabled=false but neither database.existingSecret nor database.password is set: the chart would generate a random password that your PostgreSQL does not know. Create the role and database (docs/kubernetes.md, \"Your own PostgreSQL\"), put the role's password in a Secret (kubectl -n <namespace> create secret generic identity-db --from-literal=password=...) and set database.existingSecret=identity-db, or set database.password." -}}
 {{- end -}}
 
+{{/* 0a. CloudNativePG runs the chart's own PostgreSQL: its Services listen on 5432, its roles' Secrets hold username and
+password, and a synchronous standby must exist for a commit to return. */}}
+{{- $cnpg := $v.postgresql.cnpg -}}
+{{- if and $cnpg.enabled (not $v.postgresql.enabled) -}}
+{{- $errors = append $errors "database: postgresql.cnpg.enabled needs postgresql.enabled=true: the CloudNativePG Cluster is the chart's own PostgreSQL. For a database you run yourself keep cnpg off and set postgresql.external.host." -}}
+{{- end -}}
+{{- if and $cnpg.standbyReads.enabled (not (include "device-identity.cnpg" .)) -}}
+{{- $errors = append $errors "database: postgresql.cnpg.standbyReads.enabled needs postgresql.cnpg.enabled: the standby reads go through a Pooler in front of the Cluster's -ro Service." -}}
+{{- end -}}
+{{- if include "device-identity.cnpg" . -}}
+{{- if ne ($v.postgresql.port | int) 5432 -}}
+{{- $errors = append $errors (printf "database: postgresql.port is %v but CloudNativePG's Services listen on 5432: set postgresql.port=5432." $v.postgresql.port) -}}
+{{- end -}}
+{{- if and $v.database.existingSecret (ne $v.database.existingSecretKey "password") -}}
+{{- $errors = append $errors (printf "database: database.existingSecretKey is %q but CloudNativePG reads the owner's password from the key \"password\" (and its name from \"username\") of database.existingSecret: rename the key and set database.existingSecretKey=password." $v.database.existingSecretKey) -}}
+{{- end -}}
+{{- if and $cnpg.standbyReads.enabled (lt ($cnpg.synchronous.number | int) (sub ($cnpg.instances | int) 1 | int)) -}}
+{{- $errors = append $errors (printf "database: postgresql.cnpg.standbyReads.enabled needs every standby synchronous (postgresql.cnpg.synchronous.number = instances - 1 = %d, not %v): the -ro Service reaches any standby, and auth-service's check proves only that a standby replayed what it received, while a commit is acknowledged once %v standbys have it, so another standby could still lack an acknowledged revocation. Set synchronous.number, or keep standby reads off." (sub ($cnpg.instances | int) 1) $cnpg.synchronous.number $cnpg.synchronous.number) -}}
+{{- end -}}
+{{- if ge ($cnpg.synchronous.number | int) ($cnpg.instances | int) -}}
+{{- $errors = append $errors (printf "database: postgresql.cnpg.synchronous.number %v needs at least %v instances (one primary plus the synchronous standbys), but postgresql.cnpg.instances is %v: with dataDurability required every commit would wait forever. Raise instances or lower number." $cnpg.synchronous.number (add1 ($cnpg.synchronous.number | int)) $cnpg.instances) -}}
+{{- end -}}
+{{- end -}}
+
 {{/* 0b. Kicks to an EMQX this chart does not deploy need that EMQX's API key. */}}
 {{- if and $v.registrationService.kicks.enabled $v.registrationService.kicks.emqxApiUrl (not $v.registrationService.kicks.existingSecret) -}}
 {{- $errors = append $errors "kicks: registrationService.kicks.emqxApiUrl is set but registrationService.kicks.existingSecret is not: registration-service needs an API key of that EMQX to kick revoked devices. Create one in EMQX (api_key.bootstrap_file, or the dashboard), put it in a Secret (kubectl -n <namespace> create secret generic emqx-api --from-literal=key=... --from-literal=secret=...) and set registrationService.kicks.existingSecret=emqx-api, or unset emqxApiUrl." -}}

@@ -156,7 +156,7 @@ role and fails without it.
     - name: PGSSLMODE
       value: {{ .Values.tls.database.sslMode | quote }}
     - name: PGSSLROOTCERT
-      value: /etc/device-identity/db-ca/ca.crt
+      value: /etc/device-identity/schema-ca/ca.crt
     {{- end }}
     - name: PGUSER
       valueFrom:
@@ -187,8 +187,8 @@ role and fails without it.
     - name: tmp
       mountPath: /tmp
     {{- if .Values.tls.enabled }}
-    - name: db-ca
-      mountPath: /etc/device-identity/db-ca
+    - name: schema-ca
+      mountPath: /etc/device-identity/schema-ca
       readOnly: true
     {{- end }}
 {{- end -}}

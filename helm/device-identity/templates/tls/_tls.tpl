@@ -31,12 +31,20 @@ services' contract (IDENTITY_TLS_*, IDENTITY_DB_SSL*): docs/configuration.md.
 {{- end -}}
 {{- end -}}
 
-{{/* The Secret whose ca.crt the services verify the database path against (IDENTITY_DB_SSLROOTCERT). */}}
+{{/*
+The Secret whose ca.crt the services verify PgBouncer against (IDENTITY_DB_SSLROOTCERT): PgBouncer's own certificate
+Secret, whose ca.crt is the CA that signed it. Never tls.database.caSecret: that one is the CA of an external
+PostgreSQL, known before the install, while PgBouncer's CA (the chart's own, with cert-manager) exists only after it.
+*/}}
 {{- define "device-identity.tls.dbCaSecret" -}}
-{{- default (include "device-identity.tls.secretName" (dict "root" . "component" "pgbouncer")) .Values.tls.database.caSecret -}}
+{{- include "device-identity.tls.secretName" (dict "root" . "component" "pgbouncer") -}}
 {{- end -}}
 
-{{/* The Secret whose ca.crt PgBouncer verifies PostgreSQL against (server_tls_ca_file). */}}
+{{/*
+The Secret whose ca.crt PostgreSQL itself is verified against: by PgBouncer (server_tls_ca_file) and by the
+connections straight to PostgreSQL, registration-service's migrations (IDENTITY_SCHEMA_SSLROOTCERT) and its db-roles
+init container.
+*/}}
 {{- define "device-identity.tls.postgresCaSecret" -}}
 {{- if .Values.tls.database.caSecret -}}
 {{- .Values.tls.database.caSecret -}}
@@ -105,6 +113,10 @@ IDENTITY_TLS_CLIENT_CA_FILE: "/etc/device-identity/client-ca/ca.crt"
 # pgjdbc verifies PgBouncer (and, for migrations, PostgreSQL) against this CA and their host names.
 IDENTITY_DB_SSLMODE: {{ $v.tls.database.sslMode | quote }}
 IDENTITY_DB_SSLROOTCERT: "/etc/device-identity/db-ca/ca.crt"
+{{- if eq .component "registration-service" }}
+# Its migrations connect to PostgreSQL itself, whose CA may be another one (tls.database.caSecret).
+IDENTITY_SCHEMA_SSLROOTCERT: "/etc/device-identity/schema-ca/ca.crt"
+{{- end }}
 {{- else }}
 IDENTITY_DB_SSLMODE: "disable"
 {{- end }}
@@ -133,6 +145,15 @@ IDENTITY_MANAGEMENT_PORT: {{ $v.management.port | quote }}
       - key: ca.crt
         path: ca.crt
     defaultMode: 292
+{{- if eq .component "registration-service" }}
+- name: schema-ca
+  secret:
+    secretName: {{ include "device-identity.tls.postgresCaSecret" .root }}
+    items:
+      - key: ca.crt
+        path: ca.crt
+    defaultMode: 292
+{{- end }}
 {{- if and (eq .component "auth-service") $v.emqx.clientCertificate }}
 - name: client-ca
   secret:
@@ -154,6 +175,11 @@ IDENTITY_MANAGEMENT_PORT: {{ $v.management.port | quote }}
 - name: db-ca
   mountPath: /etc/device-identity/db-ca
   readOnly: true
+{{- if eq .component "registration-service" }}
+- name: schema-ca
+  mountPath: /etc/device-identity/schema-ca
+  readOnly: true
+{{- end }}
 {{- if and (eq .component "auth-service") $v.emqx.clientCertificate }}
 - name: client-ca
   mountPath: /etc/device-identity/client-ca
@@ -230,8 +256,28 @@ tls.plaintextAllowedBecause names why; a certificate Secret that is needed and n
 {{- end -}}
 {{- end -}}
 {{- end -}}
+{{- $ing := $v.registrationService.ingress -}}
+{{- if $ing.enabled -}}
+{{- if not $ing.host -}}
+{{- $errors = append $errors "tls: registrationService.ingress.enabled=true but registrationService.ingress.host is empty: name the host callers use (the Ingress's rule and its TLS certificate are for it)." -}}
+{{- else if and (not $ing.tlsSecret) (not $allowed) -}}
+{{- $errors = append $errors (printf "tls: registrationService.ingress.enabled=true without registrationService.ingress.tlsSecret: registration tokens and device passwords would reach the ingress in clear. Name the kubernetes.io/tls Secret for %s (or let cert-manager fill it through the Ingress's annotations), or %s." $ing.host $optOut) -}}
+{{- end -}}
+{{- end -}}
+{{- with $v.emqx.clientCertificateNamespace -}}
+{{- $where := printf "emqx.clientCertificateNamespace=%s" . -}}
+{{- if $v.emqx.enabled -}}
+{{- $errors = append $errors (printf "tls: %s is for an EMQX of your own (emqx.enabled=false); the chart's EMQX mounts the certificate from the release's namespace. Leave it empty." $where) -}}
+{{- else if not $v.emqx.clientCertificate -}}
+{{- $errors = append $errors (printf "tls: %s but emqx.clientCertificate=false: there is no client certificate to issue. Set emqx.clientCertificate=true, or leave the namespace empty." $where) -}}
+{{- else if not $v.tls.certManager.enabled -}}
+{{- $errors = append $errors (printf "tls: %s needs cert-manager (tls.certManager.enabled=true): with tls.existingSecrets the certificate is yours to place in that namespace." $where) -}}
+{{- else if or (not $v.tls.certManager.issuerRef.name) (ne $v.tls.certManager.issuerRef.kind "ClusterIssuer") -}}
+{{- $errors = append $errors (printf "tls: %s needs tls.certManager.issuerRef of kind ClusterIssuer: a cert-manager Certificate in another namespace cannot use an Issuer of the release's namespace (the chart's own CA included). Name a CA ClusterIssuer of your own there (docs/kubernetes.md, \"Your own EMQX\")." $where) -}}
+{{- end -}}
+{{- end -}}
 {{- if and (not $v.postgresql.enabled) (not $v.tls.database.caSecret) -}}
-{{- $errors = append $errors "tls: postgresql.enabled=false but tls.database.caSecret is empty: PgBouncer (server_tls_sslmode=verify-full) and registration-service's migrations verify your PostgreSQL against a CA the chart cannot know. Put that CA (and PgBouncer's, if another one signs it) into a Secret's ca.crt and name it in tls.database.caSecret." -}}
+{{- $errors = append $errors "tls: postgresql.enabled=false but tls.database.caSecret is empty: PgBouncer (server_tls_sslmode=verify-full) and registration-service's migrations verify your PostgreSQL against a CA the chart cannot know. Put that CA into a Secret's ca.crt (kubectl create secret generic identity-db-ca --from-file=ca.crt=your-postgresql-ca.pem) and name it in tls.database.caSecret; PgBouncer's CA is not needed in it." -}}
 {{- end -}}
 {{- end -}}
 {{- toJson $errors -}}

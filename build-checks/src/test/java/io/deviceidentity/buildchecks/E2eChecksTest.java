@@ -49,7 +49,10 @@ class E2eChecksTest {
                     "fail-500-during-reconnects", "fail-pgbouncer-refused"),
             "revoke-kicks", List.of("fail-still-connected-after-bound", "fail-back-after-revoke",
                     "fail-emqx-api-unreachable", "fail-no-write-token"),
-            "rekey-kicks", List.of("fail-still-connected-after-bound", "fail-back-with-old-password"));
+            "rekey-kicks", List.of("fail-still-connected-after-bound", "fail-back-with-old-password"),
+            "db-failover", List.of("fail-acknowledged-write-lost", "fail-revocation-lost", "fail-revoked-device-allowed",
+                    "fail-500-during-gap", "fail-503-without-reason", "fail-primary-not-replaced",
+                    "fail-writes-never-back", "fail-no-write-acknowledged"));
 
     static Set<String> verdicts() {
         Set<String> verdicts = new LinkedHashSet<>();
@@ -64,7 +67,7 @@ class E2eChecksTest {
     void everyVerdictHasPassingAndFailingSamples() throws IOException {
         Set<String> verdicts = verdicts();
         assertEquals(Set.of("no-500", "pgbouncer-refusals", "storm-rate", "storm-connected", "reconnect-storm",
-                "loadtest-report", "revoke-kicks", "rekey-kicks"), verdicts);
+                "loadtest-report", "revoke-kicks", "rekey-kicks", "db-failover"), verdicts);
         for (String verdict : verdicts) {
             List<String> samples = samples(verdict);
             assertTrue(samples.stream().anyMatch(s -> s.startsWith("pass-")), verdict + " has no passing sample");
@@ -125,6 +128,21 @@ class E2eChecksTest {
         Result broken = run("reconnect-storm", "fail-500-during-reconnects");
         assertNotEquals(0, broken.exit(), broken.output());
         assertTrue(broken.output().contains("FAILED: 3 5xx answers other than 503"), broken.output());
+    }
+
+    /**
+     * The failover verdict reports what it measured, the gap included: the seconds from deleting the primary to the
+     * end of the last refused write, and the 503 reasons met meanwhile.
+     */
+    @Test
+    void theFailoverVerdictReportsTheGapAndTheReasonsOfItsRefusals() throws Exception {
+        Result result = run("db-failover", "pass-primary-replaced-nothing-acknowledged-lost");
+        assertEquals(0, result.exit(), result.output());
+        assertTrue(result.output().contains("45 registrations and 15 revocations acknowledged: 0 lost, 0 not revoked"),
+                result.output());
+        assertTrue(result.output().contains("503 reasons: backend_unavailable=34; 0 other 5xx"), result.output());
+        assertTrue(result.output().contains("writes refused for 9.0 s after the kill"), result.output());
+        assertEquals(List.of(), result.actions(), "recorded: the judge only, nothing deleted");
     }
 
     /** A storm device refused on its first CONNECT is lost (emqtt-bench 0.6.2): the failure says how auth-service refused. */

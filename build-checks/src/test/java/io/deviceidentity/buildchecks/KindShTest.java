@@ -54,6 +54,33 @@ class KindShTest {
         assertTrue(index(calls, "kubectl apply --dry-run=server -f -") < index(calls, "helm upgrade --install "));
     }
 
+    /**
+     * DB_MODE=cnpg: the pinned CloudNativePG release (the one whose CRDs the chart's tests validate against) is applied
+     * server-side when its CRDs are missing, Available and admitting a Cluster before the chart, whose install gets the
+     * CloudNativePG values on top of the kind values.
+     */
+    @Test
+    void upInCnpgModeInstallsThePinnedOperatorBeforeTheChartWhenItsCrdsAreMissing(@TempDir Path dir) throws Exception {
+        List<String> calls = up(dir, Map.of("FAKE_CRDS", "present", "DB_MODE", "cnpg"));
+        String version = Repo.read("k8s/kind.sh").replaceAll("(?s).*\"\\$\\{CNPG_VERSION:=([0-9.]+)}\".*", "$1");
+        assertTrue(Repo.read("helm/src/test/resources/cnpg/postgresql.cnpg.io_clusters.yaml")
+                .contains("# CloudNativePG v" + version + " "), "the CRD the chart is validated against is of release " + version);
+        String minor = version.substring(0, version.lastIndexOf('.'));
+        int apply = index(calls, "kubectl apply --server-side -f https://raw.githubusercontent.com/cloudnative-pg/"
+                + "cloudnative-pg/release-" + minor + "/releases/cnpg-" + version + ".yaml");
+        int available = index(calls, "kubectl -n cnpg-system wait --for=condition=Available --timeout=180s "
+                + "deployment/cnpg-controller-manager");
+        int install = index(calls, "helm upgrade --install device-identity ");
+        assertTrue(apply < available && available < install, String.join("\n", calls));
+        assertTrue(calls.get(install).contains("--values " + Repo.ROOT.resolve("helm/device-identity/ci/kind-values.yaml")
+                + " --values " + Repo.ROOT.resolve("helm/device-identity/ci/kind-cnpg-values.yaml")), calls.get(install));
+
+        List<String> bundled = up(dir.resolve("bundled"), Map.of("FAKE_CRDS", "present"));
+        assertFalse(bundled.stream().anyMatch(c -> c.contains("cloudnative-pg")), String.join("\n", bundled));
+        List<String> present = up(dir.resolve("present"), Map.of("FAKE_CRDS", "present", "FAKE_CNPG_CRDS", "present", "DB_MODE", "cnpg"));
+        assertFalse(present.stream().anyMatch(c -> c.contains("releases/cnpg-")), String.join("\n", present));
+    }
+
     @Test
     void upOnMinikubeInstallsTheVersionItIsGiven(@TempDir Path dir) throws Exception {
         List<String> calls = up(dir, Map.of("FAKE_CRDS", "missing", "CLUSTER_TOOL", "minikube",
@@ -96,6 +123,7 @@ class KindShTest {
         script(bin.resolve("kubectl"), record + """
                 case "$*" in
                   "get crd certificates.cert-manager.io") [ "$FAKE_CRDS" = present ] ;;
+                  "get crd clusters.postgresql.cnpg.io") [ "${FAKE_CNPG_CRDS:-missing}" = present ] ;;
                   *"get certificates.cert-manager.io"*"-o name") echo certificate.cert-manager.io/device-identity-emqx ;;
                   *"--dry-run=server"*) cat >/dev/null ;;
                 esac
@@ -106,7 +134,8 @@ class KindShTest {
         env.put("PATH", bin + ":" + env.get("PATH"));
         env.put("CALLS", log.toString());
         env.put("SKIP_BUILD", "1");
-        for (String name : List.of("CLUSTER_TOOL", "CLUSTER", "NAMESPACE", "RELEASE", "VALUES", "CERT_MANAGER_VERSION")) {
+        for (String name : List.of("CLUSTER_TOOL", "CLUSTER", "NAMESPACE", "RELEASE", "VALUES", "CERT_MANAGER_VERSION",
+                "DB_MODE", "CNPG_VERSION")) {
             env.remove(name);
         }
         env.putAll(extraEnv);

@@ -70,9 +70,14 @@ class SizingDocTest {
 
     @Test
     void makeSizePassesItsVariablesToTheScript() throws Exception {
-        String printed = run("make", "-s", "size", "DEVICES=5000", "WINDOW=60", "KNOWN=0.5");
+        String printed = run("make", "-s", "size", "DEVICES=5000", "WINDOW=60", "KNOWN=0.5", "AUTH_CPU=1500m",
+                "EMQX_NODES=5", "PIPELINING=2", "PGBOUNCER_REPLICAS=3", "MAX_REPLICAS=7");
         assertTrue(printed.startsWith("5000 devices in 60 s, 50 % known"), printed);
-        assertTrue(printed.contains("authService.autoscaling.maxReplicas="), printed);
+        assertTrue(printed.contains("assumes: 1500m CPU per auth-service replica, its request: only the request is"
+                + " guaranteed in a storm (AUTH_CPU=); 5 EMQX nodes (EMQX_NODES=), pipelining 2 (PIPELINING=);"
+                + " 3 PgBouncer replicas (PGBOUNCER_REPLICAS=)"), printed);
+        assertTrue(printed.contains("    minReplicas: 3\n    maxReplicas: 7\n"), printed);
+        assertTrue(printed.contains("      cpu: 1500m\n"), printed);
     }
 
     /** The page's table of what follows from the CPU limit is what the chart's formulas (size.py) give. */

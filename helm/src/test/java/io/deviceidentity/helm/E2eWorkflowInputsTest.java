@@ -29,11 +29,14 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import io.deviceidentity.auth.acl.DeviceAcl;
 import io.deviceidentity.auth.acl.TopicRules;
+import io.deviceidentity.auth.authn.AuthnRequest;
 import io.deviceidentity.credentials.AclRule;
+import io.deviceidentity.credentials.ClientIdPolicy;
 import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.credentials.DeviceStatus;
 import io.deviceidentity.credentials.PasswordPolicy;
 import io.deviceidentity.registration.RegistrationConfig;
+import io.deviceidentity.registration.devices.RegistrationRequest;
 import io.deviceidentity.registration.tokens.BearerTokens;
 import io.deviceidentity.registration.tokens.Caller;
 import io.deviceidentity.registration.tokens.Scope;
@@ -123,6 +126,29 @@ class E2eWorkflowInputsTest {
                 String password = script("probe_password " + label);
                 assertTrue(password.length() >= minimum, password + " is shorter than " + minimum);
                 assertNotNull(PasswordPolicy.usableBytes(password), PasswordPolicy.problem(password));
+            }
+        }
+    }
+
+    /**
+     * The failover verdict's load (k8s/e2e-checks.sh db-failover): its client ids, the PUT body it registers them
+     * with and the authn body it logs them in with, as it builds them, are accepted by registration-service's and
+     * auth-service's own parsers and policies.
+     */
+    @Test
+    void theFailoverLoadsRegistrationsAndLoginsAreAcceptedByTheServicesParsers() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        for (String label : List.of("failover-known", "failover-revoked", "failover-write")) {
+            String password = script("probe_password " + label);
+            for (String id : List.of("e2e-failover-known", "e2e-failover-revoked", "e2e-failover-3276732767-1000")) {
+                assertNull(ClientIdPolicy.problem(id), id);
+                RegistrationRequest put = RegistrationRequest.parse(json, id,
+                        script("failover_put_body " + id + " " + password).getBytes(StandardCharsets.UTF_8));
+                assertEquals(password, put.password());
+                assertEquals(id, put.username());
+                AuthnRequest authn = AuthnRequest.from((com.fasterxml.jackson.databind.node.ObjectNode)
+                        json.readTree(script("failover_authn_body " + id + " " + password)));
+                assertEquals(List.of(id, id, password), List.of(authn.clientId(), authn.username(), authn.password()));
             }
         }
     }

@@ -145,7 +145,8 @@ class FastPathChartTest {
         Map<String, String> values = new LinkedHashMap<>();
         init.getEnv().stream().filter(e -> e.getValue() != null).forEach(e -> values.put(e.getName(), e.getValue()));
         assertEquals(Map.of("PGHOST", Chart.name("postgresql"), "PGPORT", "5432", "PGDATABASE", "identity", "PGCONNECT_TIMEOUT", "3",
-                "PGSSLMODE", "verify-full", "PGSSLROOTCERT", "/etc/device-identity/db-ca/ca.crt"), values);
+                "PGSSLMODE", "verify-full", "PGSSLROOTCERT", "/etc/device-identity/schema-ca/ca.crt"), values,
+                "it connects to PostgreSQL itself, verified against PostgreSQL's CA");
         assertTrue(init.getSecurityContext().getReadOnlyRootFilesystem());
         for (var mount : init.getVolumeMounts()) {
             assertTrue(pod.getVolumes().stream().anyMatch(v -> v.getName().equals(mount.getName())), mount.getName());

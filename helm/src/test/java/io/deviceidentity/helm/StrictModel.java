@@ -23,9 +23,11 @@ final class StrictModel {
      * Custom resources the chart may render whose spec fabric8 does not model, so that it must be checked by hand.
      * cert-manager's Certificate and Issuer (templates/tls/certificates.yaml): no fabric8 model exists for them, so
      * TlsChartTest checks their spec field by field. The Prometheus Operator's ServiceMonitor and PrometheusRule are
-     * typed (io.fabric8:openshift-model-monitoring) and walked like the core kinds.
+     * typed (io.fabric8:openshift-model-monitoring) and walked like the core kinds. CloudNativePG's Cluster and Pooler
+     * (templates/postgresql/cnpg.yaml): CloudNativePgSchemaTest validates them against the operator's CRD schema.
      */
-    private static final Set<String> ALLOWED_GENERIC_KINDS = Set.of("cert-manager.io/v1/Certificate", "cert-manager.io/v1/Issuer");
+    private static final Set<String> ALLOWED_GENERIC_KINDS = Set.of("cert-manager.io/v1/Certificate", "cert-manager.io/v1/Issuer",
+            "postgresql.cnpg.io/v1/Cluster", "postgresql.cnpg.io/v1/Pooler");
 
     /** Packages of the typed models whose objects are walked for unknown fields. */
     private static final Set<String> MODEL_PACKAGES = Set.of("io.fabric8.kubernetes.api.model",

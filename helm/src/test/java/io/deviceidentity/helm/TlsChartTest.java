@@ -313,7 +313,7 @@ class TlsChartTest {
     }
 
     @Test
-    void anExternalDatabaseNeedsItsCaAndTheServicesAndPgbouncerVerifyAgainstIt() {
+    void anExternalDatabaseNeedsItsCaAndOnlyPostgresqlIsVerifiedAgainstIt() {
         Map<String, Object> external = Chart.set("postgresql.enabled", false, "postgresql.external.host", "db.example.internal");
         String message = Chart.refusal(external);
         assertTrue(message.contains("tls.database.caSecret"), message);
@@ -321,8 +321,100 @@ class TlsChartTest {
         withCa.put("tls.database.caSecret", "db-ca-bundle");
         Chart.Rendered rendered = Chart.render(withCa);
         assertEquals("db-ca-bundle", volume(pod(rendered, "pgbouncer"), "db-ca").getSecret().getSecretName());
-        assertEquals("db-ca-bundle", volume(pod(rendered, "registration-service"), "db-ca").getSecret().getSecretName());
+        assertEquals("db-ca-bundle", volume(pod(rendered, "registration-service"), "schema-ca").getSecret().getSecretName());
+        for (String service : List.of("auth-service", "registration-service")) {
+            assertEquals(Chart.name("pgbouncer-tls"), volume(pod(rendered, service), "db-ca").getSecret().getSecretName(),
+                    service + " verifies PgBouncer against PgBouncer's own Secret, not the external database's CA");
+        }
         assertFalse(certificates(rendered).containsKey("postgresql"));
+    }
+
+    /**
+     * An external PostgreSQL with the chart's own CA (ci/external-db-own-emqx-values.yaml): every Secret a pod mounts
+     * or reads is either made by the release (rendered, or issued by a rendered Certificate) or one of the Secrets
+     * the operator creates before installing, none of which holds anything the install creates. So one install
+     * works: no Secret must be assembled from the chart's CA after it.
+     */
+    @Test
+    void anExternalDatabaseWithTheChartsCaInstallsInOnePass() {
+        Chart.Rendered rendered = Chart.render(Map.of(), Chart.DIR.resolve("ci/external-db-own-emqx-values.yaml"));
+        Set<String> made = new TreeSet<>();
+        rendered.all(io.fabric8.kubernetes.api.model.Secret.class).forEach(s -> made.add(s.getMetadata().getName()));
+        generic(rendered, "Certificate").forEach(c -> made.add((String) spec(c).get("secretName")));
+        assertTrue(made.contains(Chart.name("pgbouncer-tls")), "PgBouncer's certificate comes from the chart's CA: " + made);
+
+        Set<String> beforehand = new TreeSet<>();
+        for (Deployment deployment : rendered.all(Deployment.class)) {
+            PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+            pod.getVolumes().stream().filter(v -> v.getSecret() != null).map(v -> v.getSecret().getSecretName())
+                    .filter(name -> !made.contains(name)).forEach(beforehand::add);
+            List<Container> containers = new ArrayList<>(pod.getContainers());
+            if (pod.getInitContainers() != null) {
+                containers.addAll(pod.getInitContainers());
+            }
+            containers.stream().flatMap(c -> c.getEnv() == null ? java.util.stream.Stream.empty() : c.getEnv().stream())
+                    .filter(e -> e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null)
+                    .map(e -> e.getValueFrom().getSecretKeyRef().getName()).filter(name -> !made.contains(name))
+                    .forEach(beforehand::add);
+        }
+        // The test values name a key Secret for the fast path (test-secrets.yaml); the chart generates one otherwise.
+        beforehand.remove("test-fastpath-keys");
+        assertEquals(Set.of("identity-db", "identity-db-ca", "registration-api-tokens"), beforehand,
+                "Secrets the operator must create: the database password, the database's own CA, the API tokens");
+
+        PodSpec registration = pod(rendered, "registration-service");
+        assertEquals("identity-db-ca", volume(registration, "schema-ca").getSecret().getSecretName());
+        assertEquals("/etc/device-identity/schema-ca/ca.crt",
+                ServicesTest.env(rendered, "registration-service").get("IDENTITY_SCHEMA_SSLROOTCERT"));
+        assertEquals(Map.of("/etc/device-identity/tls", "tls", "/etc/device-identity/db-ca", "db-ca",
+                "/etc/device-identity/schema-ca", "schema-ca"), readOnlyMounts(registration.getContainers().get(0)));
+        assertEquals(Chart.name("pgbouncer-tls"), volume(registration, "db-ca").getSecret().getSecretName());
+        assertEquals("identity-db-ca", volume(pod(rendered, "pgbouncer"), "db-ca").getSecret().getSecretName());
+    }
+
+    /**
+     * Your own EMQX's client certificate, renewed: with emqx.clientCertificateNamespace the chart issues it into EMQX's
+     * namespace too, the same certificate from the same ClusterIssuer, so cert-manager renews the copy EMQX mounts.
+     */
+    @Test
+    void yourOwnEmqxGetsItsClientCertificateIssuedAndRenewedInItsNamespace() {
+        Map<String, Object> own = Chart.set("emqx.enabled", false, "emqx.clientCertificateNamespace", "emqx",
+                "tls.certManager.issuerRef.name", "corp-ca", "tls.certManager.issuerRef.kind", "ClusterIssuer");
+        Chart.Rendered rendered = Chart.render(own);
+        List<GenericKubernetesResource> clients = generic(rendered, "Certificate").stream()
+                .filter(c -> "emqx-client".equals(c.getMetadata().getLabels().get("app.kubernetes.io/component"))).toList();
+        Map<String, GenericKubernetesResource> byNamespace = clients.stream()
+                .collect(Collectors.toMap(c -> c.getMetadata().getNamespace(), c -> c));
+        assertEquals(Set.of(Chart.NAMESPACE, "emqx"), byNamespace.keySet(),
+                "the release keeps its own (auth-service trusts its ca.crt) and EMQX's namespace gets one");
+        Map<String, Object> inEmqx = spec(byNamespace.get("emqx"));
+        Map<String, Object> inRelease = spec(byNamespace.get(Chart.NAMESPACE));
+        assertKnownCertificateFields(byNamespace.get("emqx"));
+        assertEquals(Chart.name("emqx-client-tls"), inEmqx.get("secretName"));
+        assertEquals(Map.of("name", "corp-ca", "kind", "ClusterIssuer", "group", "cert-manager.io"), inEmqx.get("issuerRef"));
+        for (String field : List.of("commonName", "usages", "duration", "renewBefore", "privateKey", "issuerRef")) {
+            assertEquals(inRelease.get(field), inEmqx.get(field), field);
+        }
+        assertEquals("720h", inEmqx.get("renewBefore"), "cert-manager renews it a month before it ends");
+        String notes = NotesTest.notes(own);
+        assertTrue(notes.contains("mount the Secret\n" + Chart.name("emqx-client-tls") + " of namespace emqx there;"
+                + " cert-manager renews it"), notes);
+
+        Map<String, Object> unset = new java.util.LinkedHashMap<>(own);
+        unset.remove("emqx.clientCertificateNamespace");
+        assertTrue(generic(Chart.render(unset), "Certificate").stream()
+                .allMatch(c -> Chart.NAMESPACE.equals(c.getMetadata().getNamespace())), "off unless asked");
+        assertTrue(NotesTest.notes(unset).contains("again after every renewal, or set emqx.clientCertificateNamespace"));
+    }
+
+    @Test
+    void anEmqxNamespaceWithTheChartsOwnCaOrTheChartsEmqxIsRefused() {
+        String ownCa = Chart.refusal(Chart.set("emqx.enabled", false, "emqx.clientCertificateNamespace", "emqx"));
+        assertTrue(ownCa.contains("emqx.clientCertificateNamespace=emqx needs tls.certManager.issuerRef of kind"
+                + " ClusterIssuer"), ownCa);
+        String chartsEmqx = Chart.refusal(Chart.set("emqx.clientCertificateNamespace", "emqx",
+                "tls.certManager.issuerRef.name", "corp-ca", "tls.certManager.issuerRef.kind", "ClusterIssuer"));
+        assertTrue(chartsEmqx.contains("is for an EMQX of your own (emqx.enabled=false)"), chartsEmqx);
     }
 
     // ----- Refusals and their opt-out --------------------------------------------------------------------------

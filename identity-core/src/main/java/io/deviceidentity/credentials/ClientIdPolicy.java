@@ -14,7 +14,13 @@ public final class ClientIdPolicy {
 
     public static final int MAX_LENGTH = 128;
 
-    private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]{0," + (MAX_LENGTH - 1) + "}");
+    /**
+     * The whole client id (matched in full): the regular expression that registration-service's OpenAPI document
+     * publishes, anchored, as the {@code clientId} pattern.
+     */
+    public static final String PATTERN = "[A-Za-z0-9][A-Za-z0-9._:@-]{0," + (MAX_LENGTH - 1) + "}";
+
+    private static final Pattern ALLOWED = Pattern.compile(PATTERN);
 
     private ClientIdPolicy() {
     }

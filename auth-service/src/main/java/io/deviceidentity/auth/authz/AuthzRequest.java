@@ -1,5 +1,7 @@
 package io.deviceidentity.auth.authz;
 
+import java.util.List;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.deviceidentity.credentials.AclRule;
@@ -16,11 +18,21 @@ import io.deviceidentity.http.JsonBodies;
  */
 public record AuthzRequest(String clientId, String username, String action, String topic, int qos, boolean retain) {
 
+    /** The fields the decision reads; each one missing is a {@code 400 missing_field}. */
+    public static final List<String> REQUIRED = List.of("clientid", "username", "action", "topic", "qos", "retain");
+    /** The actions a request may ask about. */
+    public static final List<String> ACTIONS = List.of(AclRule.PUBLISH, AclRule.SUBSCRIBE);
+    /** {@code qos} as EMQX sends it: the level's digit, its index here. */
+    public static final List<String> QOS = List.of("0", "1", "2");
+    /** {@code retain} as EMQX's template may send it: a boolean's name or digit. */
+    public static final List<String> RETAIN_TRUE = List.of("true", "1");
+    public static final List<String> RETAIN_FALSE = List.of("false", "0");
+
     public static AuthzRequest from(ObjectNode body) {
         String clientId = JsonBodies.requiredString(body, "clientid");
         String username = JsonBodies.requiredString(body, "username");
         String action = JsonBodies.requiredString(body, "action");
-        if (!AclRule.PUBLISH.equals(action) && !AclRule.SUBSCRIBE.equals(action)) {
+        if (!ACTIONS.contains(action)) {
             throw InvalidRequestException.badRequest("invalid_field", "field 'action' must be publish or subscribe");
         }
         String topic = JsonBodies.requiredString(body, "topic");
@@ -34,19 +46,20 @@ public record AuthzRequest(String clientId, String username, String action, Stri
     }
 
     private static int qos(String value) {
-        return switch (value) {
-            case "0" -> 0;
-            case "1" -> 1;
-            case "2" -> 2;
-            default -> throw InvalidRequestException.badRequest("invalid_field", "field 'qos' must be \"0\", \"1\" or \"2\"");
-        };
+        int qos = QOS.indexOf(value);
+        if (qos < 0) {
+            throw InvalidRequestException.badRequest("invalid_field", "field 'qos' must be \"0\", \"1\" or \"2\"");
+        }
+        return qos;
     }
 
     private static boolean retain(String value) {
-        return switch (value) {
-            case "true", "1" -> true;
-            case "false", "0" -> false;
-            default -> throw InvalidRequestException.badRequest("invalid_field", "field 'retain' must be \"true\" or \"false\"");
-        };
+        if (RETAIN_TRUE.contains(value)) {
+            return true;
+        }
+        if (RETAIN_FALSE.contains(value)) {
+            return false;
+        }
+        throw InvalidRequestException.badRequest("invalid_field", "field 'retain' must be \"true\" or \"false\"");
     }
 }

@@ -39,6 +39,9 @@ public final class ApiAnswers {
     private static final Answer BAD_REQUEST = error(400, "bad input (reason names it: invalid_client_id,"
             + " invalid_password, invalid_password_hash, conflicting_fields, missing_field, invalid_field, unknown_field,"
             + " invalid_acl, duplicate_field, malformed_json); nothing was written");
+    /** GET and DELETE read no body: the path's client id is all they can refuse. */
+    private static final Answer BAD_CLIENT_ID = error(400, "the client id in the path is not one a device may be"
+            + " registered under (reason invalid_client_id); nothing was read or written");
     private static final Answer UNAUTHORIZED = error(401,
             "no accepted 'Authorization: Bearer <token>' header (reason unauthorized)");
     private static final Answer FORBIDDEN = error(403, "the token lacks a scope this operation needs (reason"
@@ -61,16 +64,17 @@ public final class ApiAnswers {
             GET_DEVICE, with(
                     new Answer(200, "the device's metadata (never its hash), active or revoked", JSON,
                             DeviceView.class),
-                    BAD_REQUEST, FORBIDDEN_READ,
+                    BAD_CLIENT_ID, FORBIDDEN_READ,
                     error(404, "no device was ever registered under this client id (reason not_found)")),
             DELETE_DEVICE, with(
                     new Answer(204, "revoked, also when it was revoked already", null, null),
-                    BAD_REQUEST, FORBIDDEN_WRITE, error(404, "no device was ever registered under this client id (reason not_found)")),
+                    BAD_CLIENT_ID, FORBIDDEN_WRITE, error(404, "no device was ever registered under this client id (reason not_found)")),
             IMPORT_DEVICES, with(
                     new Answer(200, "the import's report, JSON lines written as it goes: a rejected line each,"
                             + " progress after every committed batch, a summary last",
                             ImportResource.NDJSON, ImportReportLine.class),
-                    error(400, "query parameter 'existing' is neither skip nor replace (reason invalid_field)"),
+                    error(400, "query parameter 'existing' is neither skip nor replace, or '"
+                            + ImportResource.ALLOW_WEAK_SCHEMES + "' neither false nor true (reason invalid_field)"),
                     error(403, "the token lacks the scope write, or import-replace for existing=replace (reason"
                             + " forbidden); nothing was read. A line storing a superuser, or an allow rule beyond the device's own topics, without the scope superuser"
                             + " is one rejected line of the report (reason forbidden), not a 403"),

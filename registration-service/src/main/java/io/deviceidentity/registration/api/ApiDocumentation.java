@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.Components;
@@ -20,14 +21,19 @@ import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import io.deviceidentity.registration.RegistrationConfig;
 import io.deviceidentity.registration.imports.ImportResource;
+import io.smallrye.config.SmallRyeConfig;
 
 /**
  * Completes the OpenAPI document that Quarkus scans from the resources (paths, parameters): every operation's
  * responses from {@link ApiAnswers}, the request bodies (the resources take raw bytes and streams, so the scanner
  * sees none), the schemas of the real answer and error bodies, built from the very records the service serialises
  * ({@code DeviceView}, {@code ErrorBody}) so they cannot drift, and the bearer scheme on every {@code /v1}
- * operation. Runs at build time (registered as {@code mp.openapi.filter}); the document is then served as built.
+ * operation, and what the validators enforce ({@link ApiConstraints}). Registered as {@code mp.openapi.filter}, which
+ * Quarkus runs as the service starts: so the document shows the configured minimum password length
+ * ({@link RegistrationConfig}, read as the registrar reads it), and {@code MinimumPasswordLengthOverrideTest} fails
+ * if that ever moves to build time.
  */
 public class ApiDocumentation implements OASFilter {
 
@@ -42,7 +48,11 @@ public class ApiDocumentation implements OASFilter {
     public void filterOpenAPI(OpenAPI openAPI) {
         openAPI.info(OASFactory.createInfo().title("Device Identity: registration-service").version("v1")
                 .description("Device credential lifecycle: register (PUT, with a password or an existing bcrypt"
-                        + " hash), read, revoke, and the bulk import of existing bcrypt hashes."));
+                        + " hash), read, revoke; the bulk import of existing hashes, bcrypt or another broker's"
+                        + " scheme named by an import line's password_scheme (upgraded to bcrypt at the device's"
+                        + " next login); and the report of weak hashes. Client ids are 'clientid' in a device's"
+                        + " metadata (EMQX's name, kept for existing clients) and 'client_id' in import lines and"
+                        + " reports."));
         Components components = openAPI.getComponents() == null ? OASFactory.createComponents()
                 : openAPI.getComponents();
         openAPI.components(components);
@@ -56,8 +66,13 @@ public class ApiDocumentation implements OASFilter {
             for (Map.Entry<PathItem.HttpMethod, Operation> operation : path.getValue().getOperations().entrySet()) {
                 String key = operation.getKey().name() + " " + path.getKey();
                 document(key, path.getKey(), operation.getValue(), components);
+                if (operation.getValue().getParameters() != null) {
+                    operation.getValue().getParameters().forEach(ApiConstraints::parameter);
+                }
             }
         }
+        ApiConstraints.schemas(components.getSchemas(), ConfigProvider.getConfig().unwrap(SmallRyeConfig.class)
+                .getConfigMapping(RegistrationConfig.class).minPasswordLength());
     }
 
     private static void document(String key, String path, Operation operation, Components components) {

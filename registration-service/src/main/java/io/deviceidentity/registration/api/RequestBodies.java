@@ -16,8 +16,8 @@ public final class RequestBodies {
     }
 
     /**
-     * {@code PUT /v1/devices/{clientId}}: exactly one of {@code password} (1..72 UTF-8 bytes) and
-     * {@code password_hash} (a $2a$/$2b$/$2y$ bcrypt hash of cost 04..14, 60 characters, stored as given).
+     * {@code PUT /v1/devices/{clientId}}: exactly one of {@code password} and {@code password_hash} (their limits:
+     * {@link ApiConstraints}).
      */
     public record Registration(
             String password,
@@ -27,10 +27,14 @@ public final class RequestBodies {
             List<AclRule> acl) {
     }
 
-    /** One line of an import body: {@code client_id} and {@code password_hash} required. */
+    /**
+     * One line of an import body: {@code client_id} and {@code password_hash} required; a legacy scheme's own fields
+     * (salt, ...) are described in words ({@link ApiConstraints}), each scheme taking its own.
+     */
     public record ImportLine(
             @JsonProperty("client_id") String clientId,
             @JsonProperty("password_hash") String passwordHash,
+            @JsonProperty("password_scheme") String passwordScheme,
             String username,
             Boolean superuser,
             List<AclRule> acl) {

@@ -29,9 +29,9 @@ public record RegistrationRequest(String password, String passwordHash, String u
         List<AclRule> acl) {
 
     /** Column width of {@code device_credentials.username}. */
-    static final int MAX_USERNAME_LENGTH = 256;
+    public static final int MAX_USERNAME_LENGTH = 256;
     /** Rules per device; EMQX evaluates them in order on every publish and subscribe. */
-    static final int MAX_ACL_RULES = 100;
+    public static final int MAX_ACL_RULES = 100;
 
     static final String PASSWORD = "password";
     static final String PASSWORD_HASH = "password_hash";

@@ -52,9 +52,9 @@ public class ImportResource {
     static final String OPERATION = "registration.import";
     /** The result label of a finished import, as the other operations' successes have it. */
     static final String RESULT_OK = "ok";
-    static final String EXISTING_SKIP = "skip";
-    static final String EXISTING_REPLACE = "replace";
-    static final String ALLOW_WEAK_SCHEMES = "allow_weak_schemes";
+    public static final String EXISTING_SKIP = "skip";
+    public static final String EXISTING_REPLACE = "replace";
+    public static final String ALLOW_WEAK_SCHEMES = "allow_weak_schemes";
     /** Seconds a refused import should wait: imports take minutes, polling every second helps nobody. */
     static final int BUSY_RETRY_AFTER = 30;
 

@@ -1,5 +1,8 @@
 package io.deviceidentity.registration.passwords;
 
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
 import io.deviceidentity.registration.imports.LegacyImportLines;
 
 /**
@@ -30,6 +33,15 @@ public final class BcryptHashFormat {
     private static final String ALPHABET = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     private static final int SALT_START = 7;
     private static final int HASH_START = SALT_START + 22;
+
+    /**
+     * The shape {@link #problem} checks, as a regular expression matched in full (the OpenAPI document publishes it
+     * anchored): prefix, a cost of {@code MIN_COST..MAX_COST}, then the salt and hash in the alphabet. The unused
+     * bits are beyond a pattern; {@link #problem} checks them too.
+     */
+    public static final String PATTERN = "\\$2[aby]\\$(" + IntStream.rangeClosed(MIN_COST, MAX_COST)
+            .mapToObj(cost -> String.format("%02d", cost)).collect(Collectors.joining("|")) + ")\\$[./A-Za-z0-9]{"
+            + (LENGTH - SALT_START) + "}";
 
     private BcryptHashFormat() {
     }

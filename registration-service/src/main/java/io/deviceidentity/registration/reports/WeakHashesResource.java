@@ -42,8 +42,9 @@ import io.vertx.ext.web.RoutingContext;
 public class WeakHashesResource {
 
     public static final String PATH = "/v1/device-reports/weak-hashes";
-    static final int DEFAULT_LIMIT = 100;
-    static final int MAX_LIMIT = 1000;
+    public static final int DEFAULT_LIMIT = 100;
+    public static final int MIN_LIMIT = 1;
+    public static final int MAX_LIMIT = 1000;
 
     private final WeakHashReport report;
     private final WeakHashes weakHashes;
@@ -102,14 +103,14 @@ public class WeakHashesResource {
         }
         try {
             int value = Integer.parseInt(limit);
-            if (value >= 1 && value <= MAX_LIMIT) {
+            if (value >= MIN_LIMIT && value <= MAX_LIMIT) {
                 return value;
             }
         } catch (NumberFormatException notANumber) {
             // answered below
         }
         throw InvalidRequestException.badRequest("invalid_field",
-                "query parameter 'limit' must be a whole number from 1 to " + MAX_LIMIT);
+                "query parameter 'limit' must be a whole number from " + MIN_LIMIT + " to " + MAX_LIMIT);
     }
 
     /** The cursor: base64url of the last row's two cost digits and client id, opaque to callers. */

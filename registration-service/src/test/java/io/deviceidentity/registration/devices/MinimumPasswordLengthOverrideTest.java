@@ -3,6 +3,7 @@ package io.deviceidentity.registration.devices;
 import static io.deviceidentity.registration.support.Devices.api;
 import static io.deviceidentity.registration.support.Devices.passwordBody;
 import static io.deviceidentity.registration.support.Devices.uniqueId;
+import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,5 +37,13 @@ class MinimumPasswordLengthOverrideTest {
                 .body("message", containsString("at least 32 characters"));
         assertEquals(0, Database.countWithPrefix(id));
         api().body(passwordBody("b".repeat(32))).put("/v1/devices/{id}", id).then().statusCode(201);
+    }
+
+    @Test
+    void theOpenApiDocumentPublishesTheConfiguredMinimum() {
+        given().accept("application/json").get("/q/openapi?format=json").then().statusCode(200)
+                .body("components.schemas.Registration.properties.password.minLength", equalTo(32))
+                .body("components.schemas.Registration.properties.password.description",
+                        containsString("at least 32 characters"));
     }
 }
