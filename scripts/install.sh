@@ -4,8 +4,10 @@
 # when missing.
 #
 #   PostgreSQL server and client, PgBouncer    scripts/stack.sh install (the test database stack)
-#   Mosquitto                                  scripts/mosquitto.sh install (qos2-probe's broker tests)
-#   jq, python3, curl                          k8s/e2e-checks.sh and the chaos verdicts (build-checks), stack.sh up
+#   Mosquitto                                  scripts/mosquitto.sh install (qos2-probe's broker tests;
+#                                              mosquitto_passwd writes the migration tests' password files)
+#   jq, python3, curl                          k8s/e2e-checks.sh and the chaos verdicts (build-checks), stack.sh up,
+#                                              docs/migration.md's export commands (MigrationDocCommandsTest)
 #   stress-ng                                  make test-busy (keeps every core busy under the test suites)
 #   openssl                                    scripts/local-ca.sh (the stacks' TLS certificates)
 #

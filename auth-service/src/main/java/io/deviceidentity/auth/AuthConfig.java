@@ -171,7 +171,8 @@ public interface AuthConfig {
      */
     interface Legacy {
         /**
-         * The bcrypt cost of an upgraded row: keep it equal to registration-service's
+         * The bcrypt cost of an upgraded row, and the cost below which a bcrypt row is re-hashed (at this cost) after
+         * a successful slow-path login: keep it equal to registration-service's
          * {@code identity.registration.bcrypt-cost}, or upgraded rows appear in its weak-hash report.
          */
         @WithDefault("10")

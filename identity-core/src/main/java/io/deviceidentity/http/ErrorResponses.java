@@ -68,9 +68,28 @@ public class ErrorResponses {
         }
         if (failure instanceof WebApplicationException web) {
             Response refused = withAllow(web.getResponse(), request.path());
-            if (refused.getStatus() == 415 && !refused.hasEntity()) {
-                return json(Response.fromResponse(refused), "unsupported_media_type",
-                        unsupportedMediaType(request.method().name(), request.path()));
+            if (!refused.hasEntity()) {
+                // Said of the endpoint asked, not of the API in general: the import reads and answers x-ndjson.
+                String method = request.method().name();
+                String path = request.path();
+                switch (refused.getStatus()) {
+                    case 406 -> {
+                        return json(Response.fromResponse(refused), "not_acceptable", notAcceptable(method, path));
+                    }
+                    case 415 -> {
+                        return json(Response.fromResponse(refused), "unsupported_media_type",
+                                unsupportedMediaType(method, path));
+                    }
+                    case 405 -> {
+                        String allowed = refused.getHeaderString(HttpHeaders.ALLOW);
+                        if (allowed != null) {
+                            return json(Response.fromResponse(refused), "method_not_allowed",
+                                    "this endpoint answers " + allowed + ", not " + method);
+                        }
+                    }
+                    default -> {
+                    }
+                }
             }
             return withJsonBody(refused);
         }
@@ -103,6 +122,14 @@ public class ErrorResponses {
         return "the body must be " + (types.isEmpty() ? MediaType.APPLICATION_JSON : String.join(" or ", types));
     }
 
+    /** A 406's message names what this endpoint answers with (the device import: application/x-ndjson). */
+    static String notAcceptable(String method, String path) {
+        Set<String> types = ResourceRoutes.producedTypes(method, path);
+        types.remove(MediaType.WILDCARD);
+        return "this endpoint answers " + (types.isEmpty() ? MediaType.APPLICATION_JSON : String.join(" or ", types))
+                + ", which the request's Accept header does not allow";
+    }
+
     /**
      * The framework's own refusals (no such endpoint, a method the endpoint does not answer, ...) come without a
      * body; "errors are JSON" holds for them too. Headers such as {@code Allow} are kept.
@@ -125,7 +152,7 @@ public class ErrorResponses {
             }
             case 406 -> {
                 reason = "not_acceptable";
-                message = "answers are application/json";
+                message = "the answer's type is not one the request's Accept header allows";
             }
             case 413 -> {
                 reason = "payload_too_large";
@@ -133,7 +160,7 @@ public class ErrorResponses {
             }
             case 415 -> {
                 reason = "unsupported_media_type";
-                message = "the body must be application/json";
+                message = "the body's content type is not one this endpoint reads";
             }
             default -> {
                 reason = "http_" + status;

@@ -13,21 +13,23 @@ import jakarta.enterprise.inject.spi.Bean;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
 
 import io.quarkus.arc.Arc;
 
 /**
  * What the service's endpoints answer, for the framework's own refusals to say it: the methods a path answers (the
- * {@code Allow} header of a 405) and the content types a method reads (the message of a 415). Quarkus REST's router
+ * {@code Allow} header of a 405), the content types a method reads (the message of a 415) and those it answers with
+ * (the message of a 406). Quarkus REST's router
  * throws its 405 without {@code Allow} (resteasy-reactive {@code ClassRoutingHandler}:
  * {@code new NotAllowedException(status(METHOD_NOT_ALLOWED))}, while its automatic {@code OPTIONS} answer lists the
  * methods) and its 415 without saying what would do, so this reads the source the router is built from: the
- * {@code @Path} resource classes, their methods' HTTP-method annotations and {@code @Consumes}, plus {@code OPTIONS}
+ * {@code @Path} resource classes, their methods' HTTP-method annotations, {@code @Consumes} and {@code @Produces}, plus {@code OPTIONS}
  * and, where {@code GET} is, {@code HEAD}, as the router adds them. Built once, on the first refusal that needs it.
  */
 final class ResourceRoutes {
 
-    private record Route(Pattern path, String method, List<String> consumes) {
+    private record Route(Pattern path, String method, List<String> consumes, List<String> produces) {
     }
 
     private static volatile List<Route> routes;
@@ -64,6 +66,17 @@ final class ResourceRoutes {
         return types;
     }
 
+    /** The content types {@code method} on {@code path} answers with ({@code @Produces}); empty when it names none. */
+    static Set<String> producedTypes(String method, String path) {
+        Set<String> types = new TreeSet<>();
+        for (Route route : routes()) {
+            if (route.method().equals(method) && route.path().matcher(path).matches()) {
+                types.addAll(route.produces());
+            }
+        }
+        return types;
+    }
+
     private static List<Route> routes() {
         List<Route> known = routes;
         if (known == null) {
@@ -88,8 +101,11 @@ final class ResourceRoutes {
                     Path methodPath = method.getAnnotation(Path.class);
                     Consumes consumes = method.getAnnotation(Consumes.class) != null
                             ? method.getAnnotation(Consumes.class) : type.getAnnotation(Consumes.class);
+                    Produces produces = method.getAnnotation(Produces.class) != null
+                            ? method.getAnnotation(Produces.class) : type.getAnnotation(Produces.class);
                     into.add(new Route(template(classPath + (methodPath == null ? "" : "/" + methodPath.value())),
-                            http.value(), consumes == null ? List.of() : List.of(consumes.value())));
+                            http.value(), consumes == null ? List.of() : List.of(consumes.value()),
+                            produces == null ? List.of() : List.of(produces.value())));
                 }
             }
         }

@@ -128,6 +128,46 @@ public final class Markdown {
     }
 
     /**
+     * The fenced code blocks of {@code language} (the fence's info string, e.g. {@code bash}) in the section whose
+     * heading reads {@code heading} exactly, subsections included: each block's text as a reader would copy it,
+     * without its fences.
+     *
+     * @throws IllegalArgumentException when the page has no such heading
+     */
+    public static List<String> codeBlocks(String markdown, String heading, String language) {
+        int level = heading.indexOf(' ');
+        List<String> blocks = new ArrayList<>();
+        boolean inSection = false;
+        boolean found = false;
+        StringBuilder block = null;
+        boolean fenced = false;
+        for (String line : markdown.lines().toList()) {
+            if (FENCE.matcher(line).find()) {
+                if (!fenced && inSection && line.strip().substring(3).strip().equals(language)) {
+                    block = new StringBuilder();
+                } else if (fenced && block != null) {
+                    blocks.add(block.toString());
+                    block = null;
+                }
+                fenced = !fenced;
+            } else if (fenced) {
+                if (block != null) {
+                    block.append(line).append('\n');
+                }
+            } else if (line.strip().equals(heading)) {
+                inSection = true;
+                found = true;
+            } else if (inSection && heading(line).filter(h -> h.group(1).length() <= level).isPresent()) {
+                inSection = false;
+            }
+        }
+        if (!found) {
+            throw new IllegalArgumentException("no section \"" + heading + "\"");
+        }
+        return blocks;
+    }
+
+    /**
      * The rows of every table among {@code lines}, header rows included (a row can then never hide from a check as
      * the header of a table of its own), separators excluded.
      */

@@ -60,4 +60,27 @@ class MarkdownTest {
         assertEquals(false, Markdown.codeSpan("`a` and `b`").isPresent());
         assertEquals(7, Markdown.words("# One two\n\n```bash\nmake up\n```\n"));
     }
+
+    @Test
+    void codeBlocksAreTheSectionsFencesOfOneLanguageAsWritten() {
+        String page = """
+                ## Export
+                ```bash
+                echo "$HOME"
+                ```
+                ```json
+                {}
+                ```
+                ### Sub
+                ```bash
+                echo two
+                ```
+                ## Next
+                ```bash
+                echo outside
+                ```
+                """;
+        assertEquals(List.of("echo \"$HOME\"\n", "echo two\n"), Markdown.codeBlocks(page, "## Export", "bash"));
+        assertThrows(IllegalArgumentException.class, () -> Markdown.codeBlocks(page, "## Missing", "bash"));
+    }
 }

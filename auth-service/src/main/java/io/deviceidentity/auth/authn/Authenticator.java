@@ -244,7 +244,8 @@ public class Authenticator {
      * before anyone is answered. A legacy row (a hash imported as it was) is verified with its own scheme: on the
      * bcrypt executor when that costs like a hash (PBKDF2, argon2id), where the request is when it costs less than
      * parsing it (a salted digest: {@link PasswordScheme#needsHashLane()}); a match starts its upgrade to bcrypt
-     * ({@link LegacyUpgrades}) instead of writing a verifier.
+     * ({@link LegacyUpgrades}) instead of writing a verifier; so does a bcrypt row below the upgrade cost, when bcrypt
+     * is idle.
      */
     private CompletionStage<Boolean> hash(AuthnRequest request, byte[] password, DeviceCredential device,
             double units, Deadline deadline, Object connection) {
@@ -283,7 +284,9 @@ public class Authenticator {
             Deadline deadline) {
         if (matches && device.legacy()) {
             legacyUpgrades.upgrade(device, request.username(), request.password(), password, deadline);
-        } else if (matches) {
+        } else if (matches && !(legacyUpgrades.weak(device)
+                && legacyUpgrades.upgrade(device, request.username(), request.password(), password, deadline))) {
+            // A weak row whose re-hash started gets its verifier with the new hash (UpgradeWriter), not this one.
             fastPath.remember(request.clientId(), request.username(), password, device);
         }
         return matches;

@@ -5,6 +5,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,9 +27,11 @@ import io.quarkus.agroal.DataSource;
  * {@link io.deviceidentity.auth.fastpath.VerifierWriter} stores verifiers: a bounded queue drained by one thread, on
  * the one-connection {@code verifiers} datasource, so a write never delays an answer nor takes a connection from the
  * reads; a write that fails is tried once more ({@link SecondAttempt}). The only statement is
- * {@code upgrade_legacy_password} (V6), a compare-and-set the schema owner grants: it replaces the hash only while
- * the row is still legacy, active and holds the very hash that was verified, so of two replicas upgrading one device
- * at the same moment exactly one wins and the other is counted {@code stale}.
+ * {@code upgrade_legacy_password} (V6), or {@code strengthen_bcrypt_password} (V7) for a weak bcrypt row: a
+ * compare-and-set the schema owner grants, which replaces the hash only while the row is still of its kind (legacy;
+ * bcrypt below the new cost), active and holds the very hash that was verified, so of two replicas upgrading one
+ * device at the same moment exactly one wins and the other is counted {@code stale}, and a PUT, an import or a
+ * revocation in between is never overwritten.
  *
  * <p>After an upgrade the device's verifier is written over its new bcrypt string, as for any bcrypt allow: its next
  * login takes the fast path. A full queue drops the upgrade (counted {@code deferred}): the row stays legacy and a
@@ -38,10 +42,13 @@ public class UpgradeWriter {
 
     private static final Logger LOG = Logger.getLogger(UpgradeWriter.class);
     static final int QUEUE = 100;
-    private static final String UPGRADE = "SELECT upgrade_legacy_password(?, ?, ?)";
 
-    /** One verified legacy row and its new hash. {@code password} is secret: toString leaves it and the hashes out. */
-    public record Upgrade(DeviceCredential device, String username, byte[] password, String bcryptHash) {
+    /**
+     * One verified row to replace ({@code kind}) and its new hash. {@code password} is secret: toString leaves it
+     * and the hashes out.
+     */
+    public record Upgrade(UpgradeKind kind, DeviceCredential device, String username, byte[] password,
+            String bcryptHash) {
 
         @Override
         public String toString() {
@@ -49,13 +56,14 @@ public class UpgradeWriter {
         }
     }
 
+    /** The outcomes of one kind of upgrade. */
+    private record Outcomes(Counter upgraded, Counter stale, Counter failed, Counter dropped) {
+    }
+
     private final AgroalDataSource dataSource;
     private final FastPath fastPath;
     private final BlockingQueue<Upgrade> queue = new ArrayBlockingQueue<>(QUEUE);
-    private final Counter upgraded;
-    private final Counter stale;
-    private final Counter failed;
-    private final Counter dropped;
+    private final Map<UpgradeKind, Outcomes> outcomes = new EnumMap<>(UpgradeKind.class);
     private final Object startLock = new Object();
     private Thread thread;
 
@@ -64,37 +72,51 @@ public class UpgradeWriter {
             MeterRegistry registry) {
         this.dataSource = dataSource;
         this.fastPath = fastPath;
-        this.upgraded = LegacyUpgrades.counter(registry, "upgraded");
-        // Another replica (or a PUT, an import, a revocation) changed the row since it was read.
-        this.stale = LegacyUpgrades.counter(registry, "stale");
-        this.failed = LegacyUpgrades.counter(registry, "failed");
-        this.dropped = LegacyUpgrades.counter(registry, LegacyUpgrades.DEFERRED);
+        for (UpgradeKind kind : UpgradeKind.values()) {
+            // stale: another replica (or a PUT, an import, a revocation) changed the row since it was read.
+            outcomes.put(kind, new Outcomes(kind.counter(registry, "upgraded"), kind.counter(registry, "stale"),
+                    kind.counter(registry, "failed"), kind.counter(registry, LegacyUpgrades.DEFERRED)));
+        }
     }
 
-    /** Never blocks: a full queue drops the upgrade (the row stays legacy until a later login). */
+    /** Never blocks: a full queue drops the upgrade (the row stays as it is until a later login). */
     public void offer(Upgrade upgrade) {
         startIfNeeded();
         if (!queue.offer(upgrade)) {
-            dropped.increment();
+            outcomes.get(upgrade.kind()).dropped().increment();
+            notUpgraded(upgrade.kind(), upgrade.device(), upgrade.username(), upgrade.password());
+        }
+    }
+
+    /**
+     * A verified row whose re-hash did not happen (bcrypt refused it, the queue was full, the write failed): a weak
+     * bcrypt row gets the verifier over its present hash, as any bcrypt allow does, so that the fast path still
+     * carries it; a legacy row gets none (LegacyUpgrades).
+     */
+    public void notUpgraded(UpgradeKind kind, DeviceCredential device, String username, byte[] password) {
+        if (kind == UpgradeKind.WEAK_BCRYPT) {
+            fastPath.remember(device.clientId(), username, password, device);
         }
     }
 
     /** Writes one upgrade now, on the caller's thread: the writer thread's step, and the tests' (two replicas). */
     boolean write(Upgrade upgrade) {
         DeviceCredential device = upgrade.device();
+        Outcomes counted = outcomes.get(upgrade.kind());
         try {
             if (!SecondAttempt.run(() -> replace(upgrade))) {
-                stale.increment();
+                counted.stale().increment();
                 return false;
             }
         } catch (SQLException | RuntimeException e) {
-            failed.increment();
+            counted.failed().increment();
             // The SQLSTATE only: no parameter, so no hash reaches the log.
-            LOG.warnf("could not upgrade a legacy credential to bcrypt, twice (%s): a later login tries again",
-                    e instanceof SQLException sql ? sql.getSQLState() : e.getClass().getSimpleName());
+            LOG.warnf("could not replace a credential (%s) by its bcrypt re-hash, twice (%s): a later login tries again",
+                    upgrade.kind(), e instanceof SQLException sql ? sql.getSQLState() : e.getClass().getSimpleName());
+            notUpgraded(upgrade.kind(), device, upgrade.username(), upgrade.password());
             return false;
         }
-        upgraded.increment();
+        counted.upgraded().increment();
         fastPath.remember(device.clientId(), upgrade.username(), upgrade.password(),
                 device.withBcrypt(upgrade.bcryptHash()));
         return true;
@@ -104,7 +126,7 @@ public class UpgradeWriter {
     private boolean replace(Upgrade upgrade) throws SQLException {
         DeviceCredential device = upgrade.device();
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement call = connection.prepareStatement(UPGRADE)) {
+                PreparedStatement call = connection.prepareStatement(upgrade.kind().statement())) {
             call.setString(1, device.clientId());
             call.setString(2, device.passwordHash());
             call.setString(3, upgrade.bcryptHash());

@@ -30,6 +30,7 @@ import io.deviceidentity.credentials.legacy.AnchorFormats;
 import io.deviceidentity.credentials.legacy.LegacyHash;
 import io.deviceidentity.metrics.MetricNames;
 import io.deviceidentity.overload.BcryptExecutor;
+import io.deviceidentity.testsupport.MosquittoPasswd;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
@@ -63,6 +64,30 @@ class LegacyLoginTest {
     @Test
     void aMosquittoPbkdf2RowLogsInThenIsOnBcryptThenOnTheFastPath() throws Exception {
         loginUpgradeThenFastPath(uniqueId("legacy-mosq"), AnchorFormats.mosquittoPbkdf2(MOSQUITTO_PBKDF2, null));
+    }
+
+    @Test
+    void aMosquittoPasswdPbkdf2RowLogsInThenIsOnBcryptThenOnTheFastPath() throws Exception {
+        loginUpgradeThenFastPath(uniqueId("legacy-mosq7"),
+                AnchorFormats.mosquittoPasswd(MosquittoPasswd.hash(MosquittoPasswd.PBKDF2, PASSWORD)));
+    }
+
+    @Test
+    void aMosquittoPasswdSha512RowLogsInThenIsOnBcryptThenOnTheFastPath() throws Exception {
+        loginUpgradeThenFastPath(uniqueId("legacy-mosq6"),
+                AnchorFormats.mosquittoPasswd(MosquittoPasswd.hash(MosquittoPasswd.SHA512, PASSWORD)));
+    }
+
+    @Test
+    void aMosquittoPasswdRowDeniesAWrongPasswordAndStaysAsItWas() throws Exception {
+        for (String type : new String[] {MosquittoPasswd.PBKDF2, MosquittoPasswd.SHA512}) {
+            String id = uniqueId("legacy-mosq-wrong");
+            LegacyHash hash = AnchorFormats.mosquittoPasswd(MosquittoPasswd.hash(type, PASSWORD));
+            device(id).legacyHash(hash.scheme(), hash.stored(), PASSWORD).store();
+            answeredAs("deny", "bad_password", authn(id, PASSWORD + "x"));
+            assertEquals(hash.scheme().column(), passwordScheme(id), type);
+            assertEquals(hash.stored(), passwordHash(id), type);
+        }
     }
 
     @Test

@@ -15,7 +15,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -80,8 +79,9 @@ class UpgradeFunctionTest {
                 java.util.List.of(), null, null, null, legacy.scheme());
         byte[] bytes = PASSWORD.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         String mine = Bcrypt.hash(PASSWORD, 4);
-        assertTrue(writer.write(new UpgradeWriter.Upgrade(read, null, bytes, mine)));
-        assertFalse(writer.write(new UpgradeWriter.Upgrade(read, null, bytes, Bcrypt.hash(PASSWORD, 4))));
+        assertTrue(writer.write(new UpgradeWriter.Upgrade(UpgradeKind.LEGACY, read, null, bytes, mine)));
+        assertFalse(writer.write(new UpgradeWriter.Upgrade(UpgradeKind.LEGACY, read, null, bytes,
+                Bcrypt.hash(PASSWORD, 4))));
         assertEquals(mine, passwordHash(id));
     }
 
@@ -135,14 +135,6 @@ class UpgradeFunctionTest {
 
     private static boolean upgrade(Connection connection, String id, String verified, String bcryptHash)
             throws SQLException {
-        try (PreparedStatement call = connection.prepareStatement(CALL)) {
-            call.setString(1, id);
-            call.setString(2, verified);
-            call.setString(3, bcryptHash);
-            try (ResultSet result = call.executeQuery()) {
-                result.next();
-                return result.getBoolean(1);
-            }
-        }
+        return ServiceRole.replaceHash(connection, CALL, id, verified, bcryptHash);
     }
 }

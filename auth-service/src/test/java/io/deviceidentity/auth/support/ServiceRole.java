@@ -2,6 +2,8 @@ package io.deviceidentity.auth.support;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -34,6 +36,23 @@ public final class ServiceRole {
     /** To PostgreSQL itself, not PgBouncer: where a backend is the one connection's own. */
     public static Connection directConnection() throws SQLException {
         return DriverManager.getConnection(TestDatabase.postgresUrl(), user(), password());
+    }
+
+    /**
+     * Calls one of the password compare-and-set functions ({@code SELECT f(client_id, verified_hash, new_hash)}) on
+     * {@code connection}, as the service's writer does; true when it replaced the hash.
+     */
+    public static boolean replaceHash(Connection connection, String call, String clientId, String verified,
+            String newHash) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(call)) {
+            statement.setString(1, clientId);
+            statement.setString(2, verified);
+            statement.setString(3, newHash);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                return result.getBoolean(1);
+            }
+        }
     }
 
     private static String config(String name) {

@@ -117,6 +117,13 @@ public final class AnchorFormats {
         if (hash == null) {
             throw new InvalidHashException(HASH, "is required");
         }
+        if (hash.startsWith("$7$") || hash.startsWith("$6$")) {
+            // Mosquitto's own file, under the name that invites it; its salts are always base64.
+            if (saltEncoding != null && !saltEncoding.equals("base64")) {
+                throw new InvalidHashException(SALT_ENCODING, "does not apply to a mosquitto_passwd hash");
+            }
+            return mosquittoPasswd(hash);
+        }
         String[] fields = hash.startsWith("$") ? hash.substring(1).split("\\$", -1) : hash.split("\\$", -1);
         PasswordScheme scheme;
         int iterations;
@@ -161,6 +168,44 @@ public final class AnchorFormats {
                 : checked(HASH, () -> Encodings.base64(salt, "the salt"));
         byte[] keyBytes = checked(HASH, () -> Encodings.base64(key, "the key"));
         return checked(HASH, () -> new Pbkdf2(scheme, iterations, saltBytes, keyBytes));
+    }
+
+    /** Mosquitto's own password file: the salt and hash lengths its broker accepts, nothing else. */
+    static final int MOSQUITTO_SALT_BYTES = 12;
+    static final int MOSQUITTO_HASH_BYTES = 64;
+
+    /**
+     * A hash from Mosquitto's own password file (the part after {@code user:} of a {@code mosquitto_passwd} line):
+     * {@code $7$<iterations>$<base64 salt>$<base64 hash>}, PBKDF2-HMAC-SHA512 of the password with the decoded salt,
+     * or {@code $6$<base64 salt>$<base64 hash>}, one SHA-512 of the password followed by the decoded salt
+     * (eclipse/mosquitto {@code src/password_mosq.c}, {@code pw__hash}; the file format in
+     * {@code apps/mosquitto_passwd/mosquitto_passwd.c}). The broker keeps a line only with a 12-byte salt and a
+     * 64-byte hash ({@code src/security_default.c}, {@code unpwd__decode_passwords}): the same is required here, so a
+     * line the broker itself would drop is refused rather than imported.
+     */
+    public static LegacyHash mosquittoPasswd(String hash) {
+        if (hash == null) {
+            throw new InvalidHashException(HASH, "is required");
+        }
+        String[] fields = hash.split("\\$", -1);
+        boolean pbkdf2 = fields.length == 5 && fields[0].isEmpty() && fields[1].equals("7");
+        boolean sha512 = fields.length == 4 && fields[0].isEmpty() && fields[1].equals("6");
+        if (!pbkdf2 && !sha512) {
+            throw new InvalidHashException(HASH, "a mosquitto_passwd hash is $7$<iterations>$<salt>$<hash>"
+                    + " (PBKDF2-SHA512) or $6$<salt>$<hash> (SHA-512), salt and hash in base64");
+        }
+        byte[] salt = checked(HASH, () -> Encodings.base64(fields[fields.length - 2], "the salt"));
+        byte[] key = checked(HASH, () -> Encodings.base64(fields[fields.length - 1], "the hash"));
+        if (salt.length != MOSQUITTO_SALT_BYTES || key.length != MOSQUITTO_HASH_BYTES) {
+            throw new InvalidHashException(HASH, "a mosquitto_passwd hash has a " + MOSQUITTO_SALT_BYTES
+                    + "-byte salt and a " + MOSQUITTO_HASH_BYTES + "-byte hash (Mosquitto drops any other)");
+        }
+        if (pbkdf2) {
+            int iterations = count(fields[2]);
+            return checked(HASH, () -> new Pbkdf2(PasswordScheme.PBKDF2_SHA512, iterations, salt, key));
+        }
+        return checked(HASH, () -> new SaltedDigest(PasswordScheme.SALTED_SHA512, SaltedDigest.Position.SUFFIX,
+                salt, key));
     }
 
     /** An argon2id PHC string as mosquitto-go-auth writes it ({@code hashing/argon2id.go}); see {@link Argon2id}. */

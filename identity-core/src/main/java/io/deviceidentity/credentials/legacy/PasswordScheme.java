@@ -8,9 +8,9 @@ import java.util.Optional;
  * registered here is {@link #BCRYPT}; the others are hashes imported from another broker's store as they are
  * (docs/migration.md), verified by their own function and replaced by bcrypt on the device's first successful login.
  *
- * <p>The salted digests are EMQX's simple {@code password_hash_algorithm}s ({@code emqx_passwd:hash_data/2}); the
- * PBKDF2 ones cover EMQX's {@code pbkdf2} (any {@code mac_fun}) and mosquitto-go-auth's PBKDF2 strings; argon2id is
- * mosquitto-go-auth's PHC string. {@link #weak()} marks those whose stored value gives a database reader the
+ * <p>The salted digests are EMQX's simple {@code password_hash_algorithm}s ({@code emqx_passwd:hash_data/2}) and
+ * Mosquitto's {@code $6$} password-file hashes; the PBKDF2 ones cover EMQX's {@code pbkdf2} (any {@code mac_fun}),
+ * mosquitto-go-auth's PBKDF2 strings and Mosquitto's {@code $7$}; argon2id is mosquitto-go-auth's PHC string. {@link #weak()} marks those whose stored value gives a database reader the
  * password at once or after one fast, unsalted (precomputable) hash: they are imported only when the import asks for
  * them explicitly.
  */

@@ -9,7 +9,9 @@ import java.util.Base64;
  * ({@code prefix}, EMQX's default) or after ({@code suffix}) the password or left out ({@code disable}), and the digest
  * is stored as lowercase hex; {@code plain} stores the salted password itself. Source: emqx/emqx
  * {@code apps/emqx/src/emqx_passwd.erl} ({@code hash/2}, {@code hash_data/2}; EMQX compares hex digests
- * caseless and plain values exactly, which comparing the decoded bytes reproduces).
+ * caseless and plain values exactly, which comparing the decoded bytes reproduces). Mosquitto's {@code $6$}
+ * password-file hash is the same shape: SHA-512 of the password followed by a 12-byte binary salt
+ * ({@link AnchorFormats#mosquittoPasswd}).
  *
  * <p>Stored form: {@code <position>$<base64 salt>$<base64 expected bytes>}, the expected bytes being the digest (or,
  * for {@code plain}, the stored value). The salt is the salt column's bytes as EMQX uses them: EMQX's own salts are

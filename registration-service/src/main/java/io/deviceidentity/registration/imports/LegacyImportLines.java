@@ -1,6 +1,9 @@
 package io.deviceidentity.registration.imports;
 
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -19,28 +22,43 @@ import io.deviceidentity.registration.devices.RegistrationRequest;
  * anchor's own columns are converted by {@link AnchorFormats} into the stored scheme and form, and refused with the
  * field at fault otherwise. Which fields a scheme takes follows the anchor: EMQX's simple algorithms a {@code salt}
  * and {@code salt_position}, its {@code pbkdf2} a {@code salt}, {@code mac_fun}, {@code iterations} and
- * {@code dk_length}; mosquitto-go-auth's PBKDF2 string its {@code salt_encoding}; argon2id nothing but the PHC string.
+ * {@code dk_length}; mosquitto-go-auth's PBKDF2 string its {@code salt_encoding}; argon2id and Mosquitto's own
+ * {@code mosquitto_passwd} hashes nothing but the string.
  * A weak scheme ({@link io.deviceidentity.credentials.legacy.PasswordScheme#weak()}) is refused unless the import
  * was started with {@code allow_weak_schemes=true}.
  */
-final class LegacyImportLines {
+public final class LegacyImportLines {
 
     static final String SCHEME = "password_scheme";
     static final String WEAK_REFUSED = "weak_scheme_not_allowed";
+    /** Mosquitto's own password file ({@code mosquitto_passwd}): {@code $7$} PBKDF2-SHA512 and {@code $6$} SHA-512. */
+    static final String MOSQUITTO_PASSWD = "mosquitto-passwd";
 
-    /** The import names of the schemes, and the fields each takes besides {@code password_hash}. */
-    private static final Map<String, Set<String>> SCHEME_FIELDS = Map.of(
-            "emqx-plain", Set.of(AnchorFormats.SALT, AnchorFormats.SALT_POSITION),
-            "emqx-md5", Set.of(AnchorFormats.SALT, AnchorFormats.SALT_POSITION),
-            "emqx-sha", Set.of(AnchorFormats.SALT, AnchorFormats.SALT_POSITION),
-            "emqx-sha256", Set.of(AnchorFormats.SALT, AnchorFormats.SALT_POSITION),
-            "emqx-sha512", Set.of(AnchorFormats.SALT, AnchorFormats.SALT_POSITION),
-            "emqx-pbkdf2", Set.of(AnchorFormats.SALT, AnchorFormats.MAC_FUN, AnchorFormats.ITERATIONS,
-                    AnchorFormats.DK_LENGTH),
-            "mosquitto-pbkdf2", Set.of(AnchorFormats.SALT_ENCODING),
-            "argon2id", Set.of());
-    static final String SCHEMES = "bcrypt (the default), emqx-plain, emqx-md5, emqx-sha, emqx-sha256, emqx-sha512,"
-            + " emqx-pbkdf2, mosquitto-pbkdf2, argon2id";
+    /**
+     * The import names of the schemes, in the order the messages list them, and the fields each takes besides
+     * {@code password_hash}.
+     */
+    private static final Map<String, Set<String>> SCHEME_FIELDS = schemeFields();
+    private static final String LEGACY_SCHEMES = String.join(", ", SCHEME_FIELDS.keySet());
+    private static final String SCHEMES = "bcrypt (the default), " + LEGACY_SCHEMES;
+
+    private static Map<String, Set<String>> schemeFields() {
+        Map<String, Set<String>> fields = new LinkedHashMap<>();
+        for (String emqx : List.of("emqx-plain", "emqx-md5", "emqx-sha", "emqx-sha256", "emqx-sha512")) {
+            fields.put(emqx, Set.of(AnchorFormats.SALT, AnchorFormats.SALT_POSITION));
+        }
+        fields.put("emqx-pbkdf2", Set.of(AnchorFormats.SALT, AnchorFormats.MAC_FUN, AnchorFormats.ITERATIONS,
+                AnchorFormats.DK_LENGTH));
+        fields.put(MOSQUITTO_PASSWD, Set.of());
+        fields.put("mosquitto-pbkdf2", Set.of(AnchorFormats.SALT_ENCODING));
+        fields.put("argon2id", Set.of());
+        return Collections.unmodifiableMap(fields);
+    }
+
+    /** Every value {@code password_scheme} accepts besides {@code bcrypt}, for the messages that send a caller there. */
+    public static String legacySchemes() {
+        return LEGACY_SCHEMES;
+    }
 
     private LegacyImportLines() {
     }
@@ -100,6 +118,7 @@ final class LegacyImportLines {
             case "emqx-pbkdf2" -> AnchorFormats.emqxPbkdf2(hash, text(object, AnchorFormats.SALT),
                     text(object, AnchorFormats.MAC_FUN), number(object, AnchorFormats.ITERATIONS),
                     number(object, AnchorFormats.DK_LENGTH));
+            case MOSQUITTO_PASSWD -> AnchorFormats.mosquittoPasswd(hash);
             case "mosquitto-pbkdf2" -> AnchorFormats.mosquittoPbkdf2(hash, text(object, AnchorFormats.SALT_ENCODING));
             case "argon2id" -> AnchorFormats.argon2id(hash);
             default -> AnchorFormats.emqxSimple(scheme.substring("emqx-".length()), hash,

@@ -3,6 +3,8 @@ package io.deviceidentity.registration.passwords;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import io.deviceidentity.registration.imports.LegacyImportLines;
+
 /**
  * Which ready-made bcrypt hashes may be stored as they are ({@code password_hash} on PUT and in an import).
  *
@@ -50,7 +52,10 @@ public final class BcryptHashFormat {
                 + String.format("%02d..%02d", MIN_COST, MAX_COST) + ", then 53 characters of ./A-Za-z0-9 ("
                 + LENGTH + " characters in all)";
         if (hash == null || !(hash.startsWith("$2a$") || hash.startsWith("$2b$") || hash.startsWith("$2y$"))) {
-            return shape + "; other schemes ($1$, $5$, $6$, $argon2id$, pbkdf2, plain digests) cannot be imported";
+            // Not "cannot be imported": most other brokers' hashes can, by an import line naming their scheme.
+            return "field '" + field + "' is not a bcrypt hash ($2a$, $2b$ or $2y$); a hash of another scheme is"
+                    + " imported by POST /v1/device-imports with 'password_scheme' naming it: "
+                    + LegacyImportLines.legacySchemes();
         }
         if (hash.length() != LENGTH) {
             return shape + "; this one has " + hash.length() + " characters";

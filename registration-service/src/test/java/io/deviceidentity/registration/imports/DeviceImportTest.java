@@ -198,6 +198,21 @@ class DeviceImportTest {
         assertEquals(0, Database.countWithPrefix(prefix));
     }
 
+    @Test
+    void theFrameworksRefusalsOfTheImportSayWhatThisEndpointAnswersReadsAndAllows() {
+        String prefix = uniquePrefix("import-generic");
+        byte[] body = line(prefix + "a", HASH).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        // The import answers JSON lines, not JSON: a client asking for JSON is told which type it would get.
+        api().contentType("application/x-ndjson").accept("application/json").body(body).post(Imports.PATH).then()
+                .statusCode(406).body("reason", equalTo("not_acceptable"))
+                .body("message", equalTo("this endpoint answers application/x-ndjson, which the request's Accept"
+                        + " header does not allow"));
+        api().contentType("application/x-ndjson").body(body).put(Imports.PATH).then().statusCode(405)
+                .body("reason", equalTo("method_not_allowed"))
+                .body("message", equalTo("this endpoint answers OPTIONS, POST, not PUT"));
+        assertEquals(0, Database.countWithPrefix(prefix));
+    }
+
     private static void awaitRows(String prefix, int rows) throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (Database.countWithPrefix(prefix) < rows) {

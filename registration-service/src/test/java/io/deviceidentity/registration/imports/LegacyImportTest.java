@@ -15,6 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 
 import jakarta.inject.Inject;
@@ -30,6 +32,7 @@ import io.deviceidentity.credentials.legacy.StoredPasswords;
 import io.deviceidentity.registration.passwords.LegacyHashes;
 import io.deviceidentity.registration.support.Database;
 import io.deviceidentity.registration.support.Imports;
+import io.deviceidentity.testsupport.MosquittoPasswd;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
@@ -75,6 +78,67 @@ class LegacyImportTest {
         // Re-running the same file changes nothing; replacing with the same lines finds nothing different.
         assertEquals(5, Imports.post(body).summary().get("skipped").asLong());
         assertEquals(5, Imports.post(body, "?existing=replace").summary().get("skipped").asLong());
+    }
+
+    @Test
+    void aMosquittoPasswdFileImportsWithItsSchemesAndVerifiesTheOldPasswords() throws Exception {
+        String prefix = uniquePrefix("legacy-mosquitto");
+        Path file = Files.createTempDirectory("mosquitto").resolve("passwd");
+        MosquittoPasswd.add(file, MosquittoPasswd.PBKDF2, prefix + "pbkdf2", PASSWORD);
+        MosquittoPasswd.add(file, MosquittoPasswd.SHA512, prefix + "sha512", PASSWORD);
+        MosquittoPasswd.add(file, MosquittoPasswd.PBKDF2, prefix + "named-pbkdf2", PASSWORD);
+        double pbkdf2Before = written("pbkdf2-sha512");
+        double sha512Before = written("salted-sha512");
+        StringBuilder body = new StringBuilder();
+        for (String passwdLine : Files.readAllLines(file)) {
+            String user = passwdLine.substring(0, passwdLine.indexOf(':'));
+            // The scheme name go-auth's PBKDF2 strings use takes a $7$ hash too: the name invites it.
+            String scheme = user.endsWith("named-pbkdf2") ? "mosquitto-pbkdf2" : "mosquitto-passwd";
+            body.append(line(user, scheme, passwdLine.substring(user.length() + 1), Map.of()));
+        }
+        Imports.Answer answer = Imports.post(body.toString());
+        assertEquals(3, answer.summary().get("imported").asLong(), answer.lines().toString());
+        assertStored(prefix + "pbkdf2", PasswordScheme.PBKDF2_SHA512);
+        assertStored(prefix + "named-pbkdf2", PasswordScheme.PBKDF2_SHA512);
+        assertStored(prefix + "sha512", PasswordScheme.SALTED_SHA512);
+        assertEquals(pbkdf2Before + 2, written("pbkdf2-sha512"));
+        assertEquals(sha512Before + 1, written("salted-sha512"));
+    }
+
+    @Test
+    void aMalformedMosquittoPasswdLineIsRejectedNamingTheHashAndWritesNothing() {
+        String prefix = uniquePrefix("legacy-mosquitto-bad");
+        String good = MosquittoPasswd.hash(MosquittoPasswd.PBKDF2, PASSWORD);
+        String[] parts = good.split("\\$");
+        String body = line(prefix + "a", "mosquitto-passwd", good.substring(0, good.length() - 8), Map.of()) // cut
+                + line(prefix + "b", "mosquitto-passwd", good.replace("$7$" + parts[2] + "$", "$7$many$"), Map.of())
+                + line(prefix + "c", "mosquitto-passwd", good.replace("$7$", "$5$"), Map.of()) // another crypt
+                + line(prefix + "d", "mosquitto-passwd", "$6$" + parts[3] + "$" + parts[3], Map.of()) // short hash
+                + line(prefix + "e", "mosquitto-passwd", good, Map.of("salt_encoding", "base64"));
+        Imports.Answer answer = Imports.post(body);
+        assertEquals(Map.of(1, "invalid_password_hash", 2, "invalid_password_hash", 3, "invalid_password_hash",
+                4, "invalid_password_hash", 5, "unknown_field"), answer.rejectedReasons(), answer.lines().toString());
+        assertTrue(message(answer, 3).contains("$7$<iterations>$<salt>$<hash>"), message(answer, 3));
+        assertTrue(message(answer, 4).contains("64-byte hash"), message(answer, 4));
+        assertEquals(0, answer.summary().get("imported").asLong());
+        assertEquals(0, Database.countWithPrefix(prefix));
+    }
+
+    @Test
+    void anotherSchemesHashWithoutPasswordSchemeIsToldToNameItsScheme() {
+        String prefix = uniquePrefix("legacy-unnamed");
+        String body = Imports.line(prefix + "a", MosquittoPasswd.hash(MosquittoPasswd.PBKDF2, PASSWORD))
+                + Imports.line(prefix + "b", ARGON2ID);
+        Imports.Answer answer = Imports.post(body);
+        assertEquals(Map.of(1, "invalid_password_hash", 2, "invalid_password_hash"), answer.rejectedReasons());
+        for (int line = 1; line <= 2; line++) {
+            String message = message(answer, line);
+            assertTrue(message.contains("'password_scheme'"), message);
+            assertTrue(message.contains(LegacyImportLines.legacySchemes()), message);
+            assertTrue(message.length() <= 300, "as short as every refusal: " + message);
+            assertFalse(message.contains("cannot be imported"), message);
+        }
+        assertEquals(0, Database.countWithPrefix(prefix));
     }
 
     @Test
