@@ -172,12 +172,14 @@ db_os_user() {
 
 # Client authentication of PostgreSQL: on the Unix socket only the database's OS user (and root, which can read the
 # data directory anyway) may connect, and only as the superuser, by peer authentication (psql_admin); every other
-# role and user is refused there. TCP is TLS with a SCRAM password only; a plaintext TCP client matches no hostssl
+# role and user is refused there (a streaming standby of this one, scripts/stack-ha.sh standby-up, replicates over
+# the socket too). TCP is TLS with a SCRAM password only; a plaintext TCP client matches no hostssl
 # line and is refused. pg_ident.conf maps those OS users to the superuser.
 write_pg_hba() {
   as_db tee "$DATA_DIR/pg_hba.conf" >/dev/null <<'HBA'
 # Written by scripts/stack.sh db-up (overwritten at every start): TLS-only TCP; the socket by peer, superuser only.
 local     all postgres         peer map=stack
+local     replication postgres peer map=stack
 hostssl   all all 127.0.0.1/32 scram-sha-256
 hostnossl all all 0.0.0.0/0    reject
 HBA
@@ -562,6 +564,7 @@ status() {
   if [[ "$EXTERNAL_DB" == 1 ]]; then
     log "database: yours, $DB_HOST:$DB_PORT (EXTERNAL_DB=1)"
   else
+    [[ -z "${HA_MEMBERS:-}" ]] || ha_status
     pg_running && log "PostgreSQL running on 127.0.0.1:$PG_PORT (data: $DATA_DIR)" || log "PostgreSQL stopped"
     pgbouncer_running && log "PgBouncer running on 127.0.0.1:$PGBOUNCER_PORT" || log "PgBouncer stopped"
   fi
@@ -579,6 +582,13 @@ status() {
     fi
   done
 }
+
+# DB_HA=1: the database is three PostgreSQL members under Patroni behind HAProxy (scripts/stack-ha.sh), found again by
+# `down` and `status` without the variable. Its functions replace the single PostgreSQL's above.
+if [[ "${DB_HA:-0}" == 1 || -f "$STACK_DIR/ha/enabled" ]] && [[ "$EXTERNAL_DB" != 1 ]]; then
+  # shellcheck source=stack-ha.sh
+  source "$ROOT/scripts/stack-ha.sh"
+fi
 
 case "$COMMAND" in
   install) install ;;
