@@ -27,9 +27,9 @@
 # so a leader that is SIGKILLed runs none, and two callbacks racing (old leader demoted, new one promoted) can leave
 # PgBouncer on the wrong member; the health check asks the leader key itself, every second, whatever died.
 #
-# Patroni settings (bootstrap.dcs; docs/database-ha.md): ttl 10 s, loop_wait 2 s, retry_timeout 4 s (loop_wait +
-# 2 x retry_timeout <= ttl, as Patroni requires): a SIGKILLed leader's key expires at most 10 s later and a standby
-# promotes within one loop after that. synchronous_mode with synchronous_mode_strict: a commit is acknowledged only
+# Patroni settings (docs/database-ha.md): ttl 8 s, loop_wait 1 s, retry_timeout 3 s (loop_wait + 2 x retry_timeout
+# <= ttl, as Patroni requires): a SIGKILLed leader's key expires at most 8 s later and a standby promotes within one
+# loop after that. synchronous_mode with synchronous_mode_strict: a commit is acknowledged only
 # once a synchronous standby has flushed it, also when no standby is left (writes then wait: 503, never an
 # acknowledgement that one more failure would lose), and only a synchronous standby may be promoted.
 #
@@ -39,11 +39,25 @@
 # STACK_DIR/log/ (patroni-pgN.log, postgresql-pgN.log, etcd.log, haproxy.log).
 set -euo pipefail
 
-: "${HA_PG_PORTS:=55441 55442 55443}" "${HA_REST_PORTS:=58441 58442 58443}"
-: "${ETCD_PORT:=52441}" "${ETCD_PEER_PORT:=52442}" "${HA_PROXY_PORT:=55440}" "${HA_STANDBY_PORT:=55444}"
+HA_PORT_NAMES="HA_PG_PORTS HA_REST_PORTS ETCD_PORT ETCD_PEER_PORT HA_PROXY_PORT HA_STANDBY_PORT"
 HA_MEMBERS=(pg1 pg2 pg3)
-read -r -a HA_PG_PORT_LIST <<<"$HA_PG_PORTS"
-read -r -a HA_REST_PORT_LIST <<<"$HA_REST_PORTS"
+# Patroni's timing (docs/database-ha.md): the leader key lives HA_TTL s without renewal; members act every
+# HA_LOOP_WAIT s; a DCS or PostgreSQL call is retried for HA_RETRY_TIMEOUT s (loop_wait + 2 x retry_timeout <= ttl).
+: "${HA_TTL:=8}" "${HA_LOOP_WAIT:=1}" "${HA_RETRY_TIMEOUT:=3}"
+# The ports: the environment's, else those the running database was started with (STACK_DIR/ha/ports, so that
+# `make down` and `make status` find it without the overrides), else the defaults.
+ha_ports() {
+  local name value
+  if [[ -f "$STACK_DIR/ha/ports" ]]; then
+    while IFS='=' read -r name value; do
+      [[ " $HA_PORT_NAMES " == *" $name "* && -z "${!name:-}" ]] && printf -v "$name" '%s' "$value"
+    done <"$STACK_DIR/ha/ports"
+  fi
+  : "${HA_PG_PORTS:=55441 55442 55443}" "${HA_REST_PORTS:=58441 58442 58443}"
+  : "${ETCD_PORT:=52441}" "${ETCD_PEER_PORT:=52442}" "${HA_PROXY_PORT:=55440}" "${HA_STANDBY_PORT:=55444}"
+  read -r -a HA_PG_PORT_LIST <<<"$HA_PG_PORTS"
+  read -r -a HA_REST_PORT_LIST <<<"$HA_REST_PORTS"
+}
 # Patroni's superuser and replication roles: local development passwords, as the stack's other ones.
 : "${HA_SUPERUSER_PASSWORD:=identity-ha-superuser-local-dev}" "${HA_REPLICATION_PASSWORD:=identity-ha-replication-local-dev}"
 
@@ -149,9 +163,9 @@ etcd3:
   key: $TLS_DIR/patroni.key
 bootstrap:
   dcs:
-    ttl: 10
-    loop_wait: 2
-    retry_timeout: 4
+    ttl: $HA_TTL
+    loop_wait: $HA_LOOP_WAIT
+    retry_timeout: $HA_RETRY_TIMEOUT
     maximum_lag_on_failover: 1048576
     synchronous_mode: true
     synchronous_mode_strict: true
@@ -271,6 +285,8 @@ ha_db_start() {
   : >"$(ha_dir)/enabled"
   # `stack-ha.sh start` (make chaos brings members back) writes the same configuration as stack.sh did.
   printf '%s\n' "$SOCKET_DIR" >"$(ha_dir)/socket-dir"
+  local name
+  for name in $HA_PORT_NAMES; do printf '%s=%s\n' "$name" "${!name}"; done >"$(ha_dir)/ports"
   ha_prepare_tls
   ha_start_etcd
   local member
@@ -287,13 +303,14 @@ ha_db_start() {
   done
   [[ -n "$sync" ]] || { tail -n 20 "$LOG_DIR"/patroni-*.log >&2; die "no leader with a synchronous standby within 180 s"; }
   log "leader $(ha_leader | cut -d' ' -f1), synchronous standby $sync"
-  psql_admin -d postgres <<SQL
-SELECT format('CREATE ROLE %I LOGIN', '$DB_USER') WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$DB_USER')\gexec
-ALTER ROLE "$DB_USER" PASSWORD '$DB_PASSWORD';
-SELECT format('CREATE ROLE %I LOGIN', '$AUTH_DB_USER') WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$AUTH_DB_USER')\gexec
-ALTER ROLE "$AUTH_DB_USER" PASSWORD '$AUTH_DB_PASSWORD';
-SELECT format('CREATE DATABASE %I OWNER %I', '$DB_NAME', '$DB_USER') WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$DB_NAME')\gexec
-SQL
+  # bootstrap.dcs applies to a new cluster only: an existing one gets the timing and durability settings here.
+  local leader_rest
+  for i in 0 1 2; do [[ "${HA_MEMBERS[$i]}" == "$(ha_leader | cut -d' ' -f1)" ]] && leader_rest=${HA_REST_PORT_LIST[$i]}; done
+  curl -fsS -o /dev/null --max-time 5 --cacert "$DB_CA_FILE" -X PATCH "https://127.0.0.1:$leader_rest/config" \
+    -H 'content-type: application/json' -d "{\"ttl\":$HA_TTL,\"loop_wait\":$HA_LOOP_WAIT,\"retry_timeout\":$HA_RETRY_TIMEOUT,
+    \"synchronous_mode\":true,\"synchronous_mode_strict\":true,\"synchronous_node_count\":1}" \
+    || die "Patroni did not take the cluster settings"
+  create_roles
 }
 
 ha_kill_member() { # member: SIGKILL its Patroni and its postmaster (what a lost machine looks like to the others)
@@ -333,7 +350,7 @@ ha_db_stop() {
     kill -TERM "$(cat "$(ha_dir)/etcd.pid")" 2>/dev/null || true
     rm -f "$(ha_dir)/etcd.pid"
   fi
-  rm -f "$(ha_dir)/enabled"
+  rm -f "$(ha_dir)/enabled" "$(ha_dir)/ports"
 }
 
 ha_status() {
@@ -353,6 +370,7 @@ ha_status() {
 
 if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then
   # Sourced by scripts/stack.sh: the replicated database takes the single PostgreSQL's place.
+  ha_ports
   PG_PORT=$HA_PROXY_PORT DB_SCHEMA_PORT=$HA_PROXY_PORT
   # stack.sh's functions, for this database: the superuser's socket is the leader's.
   pg_running() { [[ -n "$(ha_leader)" ]]; }
@@ -365,6 +383,9 @@ if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then
     as_db psql -X -q -v ON_ERROR_STOP=1 -h "$SOCKET_DIR" -p "$port" -U postgres "$@"
   }
   DATA_DIR=$(ha_dir)
+  # auth-service reads from the synchronous standby under identity-core StandbyReads' rule (STANDBY_READS=0: never).
+  [[ "${STANDBY_READS:-1}" == 0 ]] || STANDBY_READS_ENV=(IDENTITY_DB_STANDBY_READS_ENABLED=true
+    IDENTITY_DB_STANDBY_HOST=127.0.0.1 IDENTITY_DB_STANDBY_PORT="$HA_STANDBY_PORT")
   return 0
 fi
 
@@ -379,6 +400,7 @@ case "$COMMAND" in standby-up|standby-down|replay-pause|replay-resume) : "${PROF
 source "$ROOT/scripts/stack-layout.sh"
 # shellcheck source=packages.sh
 source "$ROOT/scripts/packages.sh"
+ha_ports
 log() { printf '[stack-ha:%s] %s\n' "$PROFILE" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 is_root() { [[ $(id -u) -eq 0 ]]; }

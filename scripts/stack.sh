@@ -217,6 +217,11 @@ start_postgres() {
           -c password_encryption=scram-sha-256 -c log_min_messages=warning \
           -c ssl=on -c ssl_cert_file=$TLS_DIR/postgres.crt -c ssl_key_file=$TLS_DIR/postgres.key" >/dev/null
   fi
+  create_roles
+}
+
+# The services' roles and database (idempotent; their passwords set again), through the superuser's socket.
+create_roles() {
   psql_admin -d postgres <<SQL
 SELECT format('CREATE ROLE %I LOGIN', '$DB_USER') WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$DB_USER')\gexec
 ALTER ROLE "$DB_USER" PASSWORD '$DB_PASSWORD';
@@ -481,7 +486,8 @@ up() {
     IDENTITY_MANAGEMENT_HOST="$BIND_HOST" "${TLS_ENV_REGISTRATION[@]}"
   start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=false \
     IDENTITY_DB_USER="$AUTH_DB_USER" IDENTITY_DB_PASSWORD="$AUTH_DB_PASSWORD" IDENTITY_AUTH_FAST_PATH_KEYS="$FAST_PATH_KEYS" \
-    IDENTITY_MANAGEMENT_PORT="$((AUTH_PORT + MANAGEMENT_OFFSET))" IDENTITY_MANAGEMENT_HOST="$BIND_HOST" "${TLS_ENV_AUTH[@]}"
+    IDENTITY_MANAGEMENT_PORT="$((AUTH_PORT + MANAGEMENT_OFFSET))" IDENTITY_MANAGEMENT_HOST="$BIND_HOST" "${TLS_ENV_AUTH[@]}" \
+    "${STANDBY_READS_ENV[@]}"
   remember_ports
   seed_demo_devices
   # The first entry's token: what follows its second colon (the whole entry in the format before token ids).
@@ -585,6 +591,7 @@ status() {
 
 # DB_HA=1: the database is three PostgreSQL members under Patroni behind HAProxy (scripts/stack-ha.sh), found again by
 # `down` and `status` without the variable. Its functions replace the single PostgreSQL's above.
+STANDBY_READS_ENV=()
 if [[ "${DB_HA:-0}" == 1 || -f "$STACK_DIR/ha/enabled" ]] && [[ "$EXTERNAL_DB" != 1 ]]; then
   # shellcheck source=stack-ha.sh
   source "$ROOT/scripts/stack-ha.sh"
