@@ -5,6 +5,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import javax.sql.DataSource;
 
@@ -40,20 +42,36 @@ public class StandbyReads {
     /** Reads nothing from a standby: every read goes to the primary. */
     public static final StandbyReads OFF = new StandbyReads();
 
+    /**
+     * After the standby failed (no connection, an error), reads go straight to the primary for this long: a standby
+     * that is gone (no synchronous standby during a failover) would otherwise cost every read its pool's acquisition
+     * timeout before the fallback, and the database threads held meanwhile refuse the requests behind them.
+     */
+    static final long SKIP_AFTER_FAILURE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     private final DataSource standby;
+    private final LongSupplier clock;
+    private volatile long skipUntil;
     private final Counter fromStandby;
     private final Counter behind;
     private final Counter unreachable;
 
     private StandbyReads() {
         this.standby = null;
+        this.clock = System::nanoTime;
         this.fromStandby = null;
         this.behind = null;
         this.unreachable = null;
     }
 
     public StandbyReads(DataSource standby, MeterRegistry registry) {
+        this(standby, registry, System::nanoTime);
+    }
+
+    /** With its own clock (tests). */
+    StandbyReads(DataSource standby, MeterRegistry registry, LongSupplier clock) {
         this.standby = standby;
+        this.clock = clock;
         this.fromStandby = counter(registry, "standby");
         this.behind = counter(registry, "primary_standby_behind");
         this.unreachable = counter(registry, "primary_standby_unreachable");
@@ -78,6 +96,10 @@ public class StandbyReads {
         if (standby == null) {
             return Optional.empty();
         }
+        if (clock.getAsLong() - skipUntil < 0) {
+            unreachable.increment();
+            return Optional.empty();
+        }
         try (Connection connection = standby.getConnection()) {
             if (!caughtUp(connection)) {
                 behind.increment();
@@ -87,6 +109,7 @@ public class StandbyReads {
             fromStandby.increment();
             return Optional.of(row);
         } catch (SQLException | RuntimeException e) {
+            skipUntil = clock.getAsLong() + SKIP_AFTER_FAILURE_NANOS;
             unreachable.increment();
             return Optional.empty();
         }
