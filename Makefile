@@ -9,7 +9,8 @@ comma := ,
 space := $(subst ,, )
 
 ## up: PostgreSQL + PgBouncer + the services on loopback, migrated and seeded with demo devices. Builds only what
-## changed, restarts a running service whose jar or environment changed (docs/local.md).
+## changed, restarts a running service whose jar or environment changed (docs/local.md). DB_HA=1: the database is three
+## PostgreSQL members under Patroni behind HAProxy instead (docs/database-ha.md).
 ## The ports are checked first: a conflict is named before anything is installed, built or started.
 up:
 	scripts/stack.sh check-ports
@@ -92,7 +93,8 @@ size:
 	  $(if $(VALUES_OUT),--values-out "$(VALUES_OUT)")
 
 ## chaos: real faults (PgBouncer/PostgreSQL killed, frozen, exhausted; services SIGKILLed/SIGTERMed) and hostile
-## input under a steady load, on its own stack (ports 55435/56435/8093/8094); table + target/chaos/ (scripts/chaos.sh)
+## input under a steady load, on its own stack (ports 55435/56435/8093/8094); table + target/chaos/ (scripts/chaos.sh).
+## CHAOS_ONLY=failover: the leader of a replicated database SIGKILLed under load (docs/database-ha.md)
 .PHONY: chaos
 chaos:
 	scripts/chaos.sh

@@ -15,6 +15,14 @@
 # CHAOS_ONLY=adversary), many devices behind one address (scripts/chaos/nat.py; alone with CHAOS_ONLY=nat), live
 # abuse (scripts/chaos/abuse.py) and a search of every log for every secret of the run. scripts/chaos/analyse.py computes the table from the recorded answers and the database.
 #
+# The failover phase runs only when named (CHAOS_ONLY=failover; it needs the replicated database, so it runs alone):
+# the database is then three PostgreSQL members under Patroni behind HAProxy (scripts/stack-ha.sh; ports HA_PG_PORTS
+# [55451-55453], HA_REST_PORTS [58451-58453], ETCD_PORT/ETCD_PEER_PORT [52451/52452], HA_PROXY_PORT [55450],
+# HA_STANDBY_PORT [55454]) and auth-service reads from the synchronous standby under identity-core StandbyReads' rule.
+# Under the probe's load, a login storm, revoked devices presenting their old password and cold logins
+# (scripts/chaos/failover.py), the leader is SIGKILLed (Patroni and postmaster), later the new leader too, then both
+# come back; analyse.py judges it (docs/database-ha.md).
+#
 # Environment: PG_PORT, PGBOUNCER_PORT, AUTH_PORT, REGISTRATION_PORT, STACK_DIR, CHAOS_OUT [target/chaos],
 # SKIP_BUILD [0], CHAOS_ONLY [all faults; e.g. "pgbouncer-kill postgres-freeze", "adversary", "abuse"], CHAOS_DEVICES [200],
 # CHAOS_RECOVERY_GOAL [5 s], CHAOS_IDLE [5000], CHAOS_MEMORY_LIMIT_MIB [512], CHAOS_AUTH_CPUS [0] and CHAOS_LOAD_CPUS [1]
@@ -41,9 +49,24 @@ cd "$ROOT"
 : "${CHAOS_AUTH_CPUS:=0}" "${CHAOS_LOAD_CPUS:=1}" "${CHAOS_DATABASE_NICE:=-5}"
 # The login storm the registration burst meets: known devices at this rate (allows/s), on the fast path.
 : "${CHAOS_STORM_RATE:=200}"
+# The failover phase: its login storm's rate (known devices, fast path), and the goal for the time from a leader's
+# SIGKILL to the first cold login allowed (Patroni's ttl 10 s + loop_wait 2 s, HAProxy's 1 s check, the breaker).
+: "${CHAOS_FAILOVER_STORM_RATE:=100}" "${CHAOS_FAILOVER_GOAL:=15}"
 : "${DB_USER:=identity}" "${DB_PASSWORD:=identity-local-dev}" "${DB_NAME:=identity}"
 : "${AUTH_DB_USER:=identity_auth}" "${AUTH_DB_PASSWORD:=identity-auth-local-dev}"
 export PG_PORT PGBOUNCER_PORT STACK_DIR DB_USER DB_PASSWORD DB_NAME AUTH_DB_USER AUTH_DB_PASSWORD
+# Phases that run only when CHAOS_ONLY names them.
+named() { [[ " $CHAOS_ONLY " == *" $1 "* ]]; }
+STANDBY_ENV=()
+if named failover; then
+  : "${HA_PG_PORTS:=55451 55452 55453}" "${HA_REST_PORTS:=58451 58452 58453}" "${ETCD_PORT:=52451}" "${ETCD_PEER_PORT:=52452}"
+  : "${HA_PROXY_PORT:=55450}" "${HA_STANDBY_PORT:=55454}"
+  # stack.sh then starts the replicated database, and PG_PORT (migrations, psql) is HAProxy's: the leader.
+  export DB_HA=1 HA_PG_PORTS HA_REST_PORTS ETCD_PORT ETCD_PEER_PORT HA_PROXY_PORT HA_STANDBY_PORT
+  export PG_PORT=$HA_PROXY_PORT
+  STANDBY_ENV=(IDENTITY_DB_STANDBY_READS_ENABLED=true IDENTITY_DB_STANDBY_HOST=127.0.0.1
+    IDENTITY_DB_STANDBY_PORT="$HA_STANDBY_PORT")
+fi
 # Secrets of this run only: random, so that a hit in a log can only come from this run.
 TOKEN=chaos-token-$(head -c 18 /dev/urandom | base64 | tr -dc 'A-Za-z0-9')
 FAST_PATH_KEY="chaos-1:$(head -c 32 /dev/urandom | base64)"
@@ -64,7 +87,11 @@ mark() { printf '{"fault":"%s","event":"%s","t":%s}\n' "$1" "$2" "$(now)" >>"$FA
 ALL_FAULTS="pgbouncer-kill postgres-crash postgres-freeze pgbouncer-max-client-conn registration-sigkill auth-sigterm
   burst-during-storm"
 selected() { [[ -z "$CHAOS_ONLY" || " $CHAOS_ONLY " == *" $1 "* ]]; }
-expected_faults() { for f in $ALL_FAULTS; do selected "$f" && printf '%s ' "$f"; done; }
+expected_faults() {
+  for f in $ALL_FAULTS; do selected "$f" && printf '%s ' "$f"; done
+  named failover && printf 'failover '
+  return 0
+}
 # The database path is TLS-only (scripts/stack.sh): every client verifies the stack's CA and the server's name.
 DB_CA=$STACK_DIR/tls/ca.crt
 psql_db() { PGSSLMODE=verify-full PGSSLROOTCERT=$DB_CA PGPASSWORD=$DB_PASSWORD psql -X -q -At -h 127.0.0.1 -p "$PG_PORT" -U "$DB_USER" -d "$DB_NAME" "$@"; }
@@ -106,7 +133,7 @@ start_registration() {
 start_auth() {
   start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST=127.0.0.1 IDENTITY_MANAGEMENT_HOST=127.0.0.1 IDENTITY_SCHEMA_MIGRATE=false \
     IDENTITY_DB_USER="$AUTH_DB_USER" IDENTITY_DB_PASSWORD="$AUTH_DB_PASSWORD" IDENTITY_AUTH_FAST_PATH_KEYS="$FAST_PATH_KEY" \
-    SHUTDOWN_DELAY=2S
+    SHUTDOWN_DELAY=2S "${STANDBY_ENV[@]}"
 }
 signal_service() { # name signal
   local pid
@@ -196,6 +223,22 @@ log "known devices log in once"
 python3 "$ROOT/scripts/chaos/abuse.py" login-known --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" \
   2>>"$LOG_DIR/abuse.log" || die "the known devices' first login failed"
 
+if named failover; then
+  # Revoked before any kill, through the API (204 each), after their verifier was stored: they must stay denied.
+  head -n 30 "$CHAOS_OUT/known.txt" >"$CHAOS_OUT/revoked.txt"
+  while read -r cid _; do
+    [[ $(curl -s -o /dev/null -w '%{http_code}' -X DELETE -H "Authorization: Bearer $TOKEN" \
+      "http://127.0.0.1:$REGISTRATION_PORT/v1/devices/$cid") == 204 ]] || die "revoking $cid was not answered 204"
+  done <"$CHAOS_OUT/revoked.txt"
+  tail -n +31 "$CHAOS_OUT/known.txt" >"$CHAOS_OUT/known-live.txt" && mv "$CHAOS_OUT/known-live.txt" "$CHAOS_OUT/known.txt"
+  # Cold devices: registered, never logged in (the known devices' bcrypt string, written straight into the table).
+  cold_prefix=chaos-failover-cold-$(date +%s)-
+  known_hash=$(psql_db -c "SELECT password_hash FROM device_credentials WHERE client_id = 'chaos-known-0'")
+  psql_db -c "INSERT INTO device_credentials (client_id, password_hash) SELECT '$cold_prefix' || g, '$known_hash'
+    FROM generate_series(0, 1999) g"
+  for i in $(seq 0 1999); do echo "$cold_prefix$i $DEVICE_PASSWORD"; done >"$CHAOS_OUT/failover-cold.txt"
+fi
+
 python3 "$ROOT/scripts/chaos/probe.py" --auth-port "$AUTH_PORT" --reg-port "$REGISTRATION_PORT" --token "$TOKEN" \
   --known "$CHAOS_OUT/known.txt" --out "$EVENTS" --stop "$CHAOS_OUT/stop" 2>"$LOG_DIR/probe.log" &
 PROBE=$!
@@ -248,6 +291,43 @@ if selected burst-during-storm; then
   mark burst-during-storm repair
   wait "$storm" || true
   mark burst-during-storm end
+fi
+# Waits (at most $2 s) until the replicated database has a leader and a synchronous standby.
+await_sync_standby() { # label seconds
+  local deadline=$((SECONDS + $2)) port
+  while ((SECONDS < deadline)); do
+    for port in $HA_REST_PORTS; do
+      [[ $(curl -s -o /dev/null -w '%{http_code}' --max-time 2 --cacert "$DB_CA" "https://127.0.0.1:$port/sync") == 200 ]] \
+        && return 0
+    done
+    sleep 0.5
+  done
+  log "$1: no synchronous standby within $2 s"
+}
+if named failover; then
+  log "failover: the leader SIGKILLed, later the new leader too, then both back, under writes and a login storm"
+  ha() { "$ROOT/scripts/stack-ha.sh" "$@"; }
+  python3 "$ROOT/scripts/chaos/failover.py" --port "$AUTH_PORT" --revoked "$CHAOS_OUT/revoked.txt" \
+    --cold "$CHAOS_OUT/failover-cold.txt" --out "$CHAOS_OUT/failover.jsonl" --stop "$CHAOS_OUT/stop" \
+    2>>"$LOG_DIR/abuse.log" &
+  python3 "$ROOT/scripts/chaos/abuse.py" login-storm --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" --seconds 130 \
+    --rate "$CHAOS_FAILOVER_STORM_RATE" --out "$CHAOS_OUT/storm.jsonl" 2>>"$LOG_DIR/abuse.log" &
+  storm=$!
+  sleep 10
+  first=$(ha leader | cut -d' ' -f1)
+  [[ -n "$first" ]] || die "the replicated database has no leader"
+  mark failover fault; ha kill "$first"; log "failover: killed the leader $first"
+  sleep 35
+  second=$(ha leader | cut -d' ' -f1)
+  [[ -n "$second" ]] || log "failover: no new leader 35 s after the kill"
+  mark failover second-kill; [[ -z "$second" ]] || ha kill "$second"; log "failover: killed the new leader ${second:-none}"
+  sleep 30
+  mark failover repair; ha start "$first"; [[ -z "$second" ]] || ha start "$second"
+  log "failover: $first and ${second:-nobody} started again"
+  await_sync_standby failover 120
+  mark failover ready; sleep 15; mark failover end
+  wait "$storm" || true
+  ha list >"$CHAOS_OUT/failover-members.txt" 2>&1 || true
 fi
 if selected adversary; then
   log "adversary: lockout of 50 known devices, a spray over 2000 registered ids, a flood of invented ids, 20 cost-14 rows"
@@ -343,14 +423,17 @@ SECRETS=$RUN_DIR/chaos-secrets
 rm -f "$CHAOS_OUT/.hashes"
 abuse_flag=()
 selected abuse || abuse_flag=(--no-abuse)
+failover_flag=()
+named failover && failover_flag=(--failover-named)
 adversary_flag=(--expensive)
 selected adversary || adversary_flag=(--no-adversary)
 # The verdict: analyse.py exits 1 when a promise is broken (each one printed as PASS or FAIL under the table).
 verdict=0
 python3 "$ROOT/scripts/chaos/analyse.py" --events "$EVENTS" --faults "$FAULTS" --abuse "$CHAOS_OUT/abuse.json" \
-  --storm "$CHAOS_OUT/storm.jsonl" --adversary "$CHAOS_OUT/adversary.jsonl" --secrets "$SECRETS" --logs "$LOG_DIR" --rows "$CHAOS_OUT/rows.txt" \
+  --storm "$CHAOS_OUT/storm.jsonl" --failover "$CHAOS_OUT/failover.jsonl" --adversary "$CHAOS_OUT/adversary.jsonl" --secrets "$SECRETS" --logs "$LOG_DIR" --rows "$CHAOS_OUT/rows.txt" \
   --duplicates "$CHAOS_OUT/duplicates.txt" --out "$CHAOS_OUT" --elapsed "$(( $(date +%s) - started ))" \
   --recovery-goal "$CHAOS_RECOVERY_GOAL" --memory-limit-mib "$CHAOS_MEMORY_LIMIT_MIB" \
-  --expected-faults "$(expected_faults)" "${abuse_flag[@]}" "${adversary_flag[@]}" || verdict=$?
+  --expected-faults "$(expected_faults)" "${abuse_flag[@]}" "${adversary_flag[@]}" "${failover_flag[@]}" \
+  --failover-goal "$CHAOS_FAILOVER_GOAL" || verdict=$?
 [[ "$nat_verdict" == 0 ]] || verdict=1
 exit "$verdict"

@@ -4,6 +4,7 @@
 # when missing.
 #
 #   PostgreSQL server and client, PgBouncer    scripts/stack.sh install (the test database stack)
+#   Patroni, etcd, HAProxy                     scripts/stack-ha.sh install (DB_HA=1 make up, make chaos failover)
 #   Mosquitto                                  scripts/mosquitto.sh install (qos2-probe's broker tests;
 #                                              mosquitto_passwd writes the migration tests' password files)
 #   jq, python3, curl                          k8s/e2e-checks.sh and the chaos verdicts (build-checks), stack.sh up,
@@ -20,6 +21,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$ROOT/scripts/packages.sh"
 
 "$ROOT/scripts/stack.sh" install
+"$ROOT/scripts/stack-ha.sh" install
 "$ROOT/scripts/mosquitto.sh" install
 missing=()
 for tool in jq python3 curl stress-ng openssl; do

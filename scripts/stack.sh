@@ -254,12 +254,14 @@ db_os_user() {
 
 # Client authentication of PostgreSQL: on the Unix socket only the database's OS user (and root, which can read the
 # data directory anyway) may connect, and only as the superuser, by peer authentication (psql_admin); every other
-# role and user is refused there. TCP is TLS with a SCRAM password only; a plaintext TCP client matches no hostssl
+# role and user is refused there (a streaming standby of this one, scripts/stack-ha.sh standby-up, replicates over
+# the socket too). TCP is TLS with a SCRAM password only; a plaintext TCP client matches no hostssl
 # line and is refused. pg_ident.conf maps those OS users to the superuser.
 write_pg_hba() {
   as_db tee "$DATA_DIR/pg_hba.conf" >/dev/null <<'HBA'
 # Written by scripts/stack.sh db-up (overwritten at every start): TLS-only TCP; the socket by peer, superuser only.
 local     all postgres         peer map=stack
+local     replication postgres peer map=stack
 hostssl   all all 127.0.0.1/32 scram-sha-256
 hostnossl all all 0.0.0.0/0    reject
 HBA
@@ -297,6 +299,11 @@ start_postgres() {
           -c password_encryption=scram-sha-256 -c log_min_messages=warning \
           -c ssl=on -c ssl_cert_file=$TLS_DIR/postgres.crt -c ssl_key_file=$TLS_DIR/postgres.key" >/dev/null
   fi
+  create_roles
+}
+
+# The services' roles and database (idempotent; their passwords set again), through the superuser's socket.
+create_roles() {
   psql_admin -d postgres <<SQL
 SELECT format('CREATE ROLE %I LOGIN', '$DB_USER') WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$DB_USER')\gexec
 ALTER ROLE "$DB_USER" PASSWORD '$DB_PASSWORD';
@@ -559,7 +566,8 @@ up() {
     IDENTITY_MANAGEMENT_HOST="$BIND_HOST" "${TLS_ENV_REGISTRATION[@]}"
   start_service auth-service "$AUTH_PORT" AUTH_PORT="$AUTH_PORT" AUTH_HOST="$BIND_HOST" IDENTITY_SCHEMA_MIGRATE=false \
     IDENTITY_DB_USER="$AUTH_DB_USER" IDENTITY_DB_PASSWORD="$AUTH_DB_PASSWORD" IDENTITY_AUTH_FAST_PATH_KEYS="$FAST_PATH_KEYS" \
-    IDENTITY_MANAGEMENT_PORT="$((AUTH_PORT + MANAGEMENT_OFFSET))" IDENTITY_MANAGEMENT_HOST="$BIND_HOST" "${TLS_ENV_AUTH[@]}"
+    IDENTITY_MANAGEMENT_PORT="$((AUTH_PORT + MANAGEMENT_OFFSET))" IDENTITY_MANAGEMENT_HOST="$BIND_HOST" "${TLS_ENV_AUTH[@]}" \
+    "${STANDBY_READS_ENV[@]}"
   remember_ports
   seed_demo_devices
   # The first entry's token: what follows its second colon (the whole entry in the format before token ids).
@@ -644,6 +652,7 @@ status() {
   if [[ "$EXTERNAL_DB" == 1 ]]; then
     log "database: yours, $DB_HOST:$DB_PORT (EXTERNAL_DB=1)"
   else
+    [[ -z "${HA_MEMBERS:-}" ]] || ha_status
     pg_running && log "PostgreSQL running on 127.0.0.1:$PG_PORT (data: $DATA_DIR)" || log "PostgreSQL stopped"
     pgbouncer_running && log "PgBouncer running on 127.0.0.1:$PGBOUNCER_PORT" || log "PgBouncer stopped"
   fi
@@ -661,6 +670,14 @@ status() {
     fi
   done
 }
+
+# DB_HA=1: the database is three PostgreSQL members under Patroni behind HAProxy (scripts/stack-ha.sh), found again by
+# `down` and `status` without the variable. Its functions replace the single PostgreSQL's above.
+STANDBY_READS_ENV=()
+if [[ "${DB_HA:-0}" == 1 || -f "$STACK_DIR/ha/enabled" ]] && [[ "$EXTERNAL_DB" != 1 ]]; then
+  # shellcheck source=stack-ha.sh
+  source "$ROOT/scripts/stack-ha.sh"
+fi
 
 case "$COMMAND" in
   install) install ;;

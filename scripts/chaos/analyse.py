@@ -184,6 +184,85 @@ def adversary_figures(rows, request_timeout):
     }
 
 
+def failover_figures(calls, marks, events, storm, must_exist, must_revoke, missing, resurrected):
+    """The failover phase's figures (None when it did not run): failover.py's calls (revoked, cold), the probe's
+    answers (auth and registration), the login storm's, and the phase's marks (fault = first kill, second-kill,
+    repair, ready, end)."""
+    w = {m["event"]: m["t"] for m in marks if m.get("fault") == "failover"}
+    if "fault" not in w or "end" not in w:
+        return None
+    start, end = w["fault"], w["end"]
+    kills = [("first", w["fault"], w.get("second-kill", end))]
+    if "second-kill" in w:
+        kills.append(("second", w["second-kill"], w.get("repair", end)))
+    allowed = lambda r: r["status"] == 200 and r.get("result") == "allow"
+    cold = [r for r in calls if r["k"] == "cold"]
+    revoked = [r for r in calls if r["k"] == "revoked"]
+    auth = ([dict(r, src="probe-" + r["kind"]) for r in events if r["w"] == "auth"]
+            + [dict(r, src="storm") for r in storm] + [dict(r, src=r["k"]) for r in calls])
+    inside = [r for r in auth if start <= r["t"] <= end]
+    gaps = []
+    for name, at, until in kills:
+        first_cold = next((r["t"] + r["d"] for r in sorted(cold, key=lambda r: r["t"] + r["d"])
+                           if allowed(r) and r["t"] >= at and r["t"] + r["d"] <= until), None)
+        gap_end = first_cold if first_cold is not None else until
+        in_gap = [r for r in auth if at <= r["t"] < gap_end]
+        known = [r for r in in_gap if r["src"] in ("storm", "probe-known")]
+        gaps.append({"kill": name, "gap_s": None if first_cold is None else round(first_cold - at, 2),
+                     "answers_503": sum(1 for r in in_gap if r["status"] == 503),
+                     "reasons_503": sorted(set(r["reason"].replace("+circuit_open", "") for r in in_gap
+                                               if r["status"] == 503)),
+                     "known_with_verifier": {"logins": len(known), "allowed": sum(1 for r in known if allowed(r)),
+                                             "answers": count_answers(known)}})
+    opened = [r["t"] for r in inside if "+circuit_open" in r["reason"]]
+    last_open = max(opened) if opened else None
+    writes = [e for e in events if e["w"] == "reg" and start <= e["t"] <= end]
+    in_window = lambda acks: {cid: t for cid, t in acks.items() if start <= t <= end}
+    return {
+        "kills": gaps,
+        "revoked_attempts": len(revoked), "revoked_allowed": sum(1 for r in revoked if allowed(r)),
+        "revoked_answers": count_answers(revoked),
+        "cold_attempts": len(cold),
+        "auth_503": sum(1 for r in inside if r["status"] == 503),
+        "auth_503_reasons": sorted(set(r["reason"].replace("+circuit_open", "") for r in inside if r["status"] == 503)),
+        "auth_other_5xx": sum(1 for r in inside if r["status"] >= 500 and r["status"] != 503),
+        "reg_other_5xx": sum(1 for e in writes if e["status"] >= 500 and e["status"] != 503),
+        "breaker_opened": bool(opened),
+        "allowed_after_breaker": sum(1 for r in inside if allowed(r) and last_open is not None and r["t"] > last_open),
+        "writes_sent": len(writes),
+        "writes_acknowledged": sum(1 for e in writes if 200 <= e["status"] < 300),
+        "puts_acknowledged": len(in_window(must_exist)), "puts_missing": len(in_window(missing)),
+        "deletes_acknowledged": len(in_window(must_revoke)), "deletes_not_revoked": len(in_window(resurrected)),
+        "writes_503": sum(1 for e in writes if e["status"] == 503),
+    }
+
+
+def judge_failover(promise, f, goal):
+    promise("failover: no acknowledged write lost", f["puts_missing"] == 0 and f["deletes_not_revoked"] == 0
+            and f["puts_acknowledged"] > 0,
+            "%d acknowledged PUTs read back: %d missing; %d acknowledged DELETEs: %d not revoked (%d writes sent, %d 503)"
+            % (f["puts_acknowledged"], f["puts_missing"], f["deletes_acknowledged"], f["deletes_not_revoked"],
+               f["writes_sent"], f["writes_503"]))
+    promise("failover: no device revoked before the kill ever allowed",
+            enough(f["revoked_attempts"]) and f["revoked_allowed"] == 0,
+            "%d attempts with the right password (at least %d needed): %s"
+            % (f["revoked_attempts"], MIN_SAMPLES, f["revoked_answers"]))
+    reasons = f["auth_503_reasons"]
+    promise("failover: auth-service answered 503 naming the database, never another 5xx",
+            f["auth_other_5xx"] == 0 and f["reg_other_5xx"] == 0 and set(reasons) <= {"backend_unavailable"},
+            "%d auth 503 (reasons %s), %d other auth 5xx, %d other registration 5xx"
+            % (f["auth_503"], reasons or "none", f["auth_other_5xx"], f["reg_other_5xx"]))
+    promise("failover: the circuit breaker closed by itself", not f["breaker_opened"] or f["allowed_after_breaker"] > 0,
+            "opened: %s; logins allowed after its last open answer: %d" % (f["breaker_opened"], f["allowed_after_breaker"]))
+    for k in f["kills"]:
+        promise("failover: %s kill: a cold login allowed within %g s" % (k["kill"], goal),
+                k["gap_s"] is not None and k["gap_s"] <= goal,
+                "first cold login allowed %s after the kill; %d answers 503 in the gap (%s); known devices with a"
+                " verifier in the gap: %d of %d allowed"
+                % (fmt_s(k["gap_s"]), k["answers_503"], k["reasons_503"] or "none",
+                   k["known_with_verifier"]["allowed"], k["known_with_verifier"]["logins"]))
+
+
 def count_answers(rows):
     counts = {}
     for r in rows:
@@ -237,7 +316,7 @@ def judge_adversary(promise, adv, expensive=True):
     promise("adversary: no 5xx other than 503", adv["other_5xx"] == 0, "%d such answers" % adv["other_5xx"])
 
 
-def judge(table, abuse, total, a, adversary=None):
+def judge(table, abuse, total, a, adversary=None, failover=None):
     """Every promise of `make chaos`, kept or broken, with the figures it was judged on."""
     verdicts = []
 
@@ -296,6 +375,10 @@ def judge(table, abuse, total, a, adversary=None):
                     "%s allows/s without the burst (%d allows; at least %d needed), %s with it; share not allowed %s"
                     " without, %s with" % (before, r.get("auth_allows_without_burst", 0), MIN_SAMPLES, during,
                                            r["auth_refused_share_without_burst"], r["auth_refused_share_with_burst"]))
+    if failover is not None:
+        judge_failover(promise, failover, a.failover_goal)
+    elif a.failover_named:
+        promise("failover: every phase ran", False, "no failover marks")
     if adversary is not None:
         judge_adversary(promise, adversary, a.expensive)
     elif not a.no_adversary:
@@ -344,7 +427,8 @@ def fmt_s(x):
 
 def main():
     ap = argparse.ArgumentParser()
-    for name in ("events", "faults", "abuse", "storm", "adversary", "secrets", "logs", "rows", "duplicates", "out"):
+    for name in ("events", "faults", "abuse", "storm", "failover", "adversary", "secrets", "logs", "rows", "duplicates",
+                 "out"):
         ap.add_argument("--" + name)
     ap.add_argument("--elapsed", type=int, default=0)
     ap.add_argument("--recovery-goal", type=float, default=5.0, help="seconds from a database repair to service")
@@ -354,6 +438,9 @@ def main():
     ap.add_argument("--no-adversary", action="store_true", help="the adversary phase was not selected")
     ap.add_argument("--expensive", action="store_true",
                     help="the adversary phase ran the expensive rows' attack (its recovery is then judged)")
+    ap.add_argument("--failover-named", action="store_true", help="the failover phase was selected")
+    ap.add_argument("--failover-goal", type=float, default=15.0,
+                    help="seconds from a leader's SIGKILL to the first cold login allowed")
     ap.add_argument("--request-timeout", type=float, default=5.0,
                     help="EMQX's request_timeout (its default; the chart's is 10 s): later answers are lost")
     a = ap.parse_args()
@@ -480,8 +567,11 @@ def main():
         "elapsed_s": a.elapsed,
     }
     adversary = adversary_figures(load_jsonl(a.adversary), a.request_timeout)
-    verdicts = judge(table, abuse, total, a, adversary)
-    summary = {"faults": table, "abuse": abuse, "adversary": adversary, "total": total, "verdicts": verdicts}
+    failover = failover_figures(load_jsonl(a.failover), marks, events, load_jsonl(a.storm), must_exist, must_revoke,
+                                missing, resurrected)
+    verdicts = judge(table, abuse, total, a, adversary, failover)
+    summary = {"faults": table, "abuse": abuse, "adversary": adversary, "failover": failover, "total": total,
+               "verdicts": verdicts}
     os.makedirs(a.out, exist_ok=True)
     json.dump(summary, open(os.path.join(a.out, "summary.json"), "w"), indent=1)
 
@@ -538,6 +628,18 @@ def main():
             out.append("adversary: bcrypt %s hashes/s in the quiet spell, %s during the spray; of the spray's %d hashes,"
                        " %d were not the legitimate cold logins'" % (b["per_s_quiet"], b["per_s_spray"], b["spray"],
                                                                       b["not_cold_logins_during_spray"]))
+    if failover:
+        out.append("failover: writes acknowledged %d (PUTs %d, all read back: %d missing; DELETEs %d, %d not revoked),"
+                   " %d answered 503; revoked devices %d attempts, %d allowed; auth 503 %d (%s), other 5xx %d"
+                   % (failover["writes_acknowledged"], failover["puts_acknowledged"], failover["puts_missing"],
+                      failover["deletes_acknowledged"], failover["deletes_not_revoked"], failover["writes_503"],
+                      failover["revoked_attempts"], failover["revoked_allowed"], failover["auth_503"],
+                      ",".join(failover["auth_503_reasons"]) or "-", failover["auth_other_5xx"] + failover["reg_other_5xx"]))
+        for k in failover["kills"]:
+            out.append("failover: %s kill: first cold login allowed after %s; %d answers 503 in the gap; known devices"
+                       " with a verifier: %d of %d allowed (%s)"
+                       % (k["kill"], fmt_s(k["gap_s"]), k["answers_503"], k["known_with_verifier"]["allowed"],
+                          k["known_with_verifier"]["logins"], k["known_with_verifier"]["answers"]))
     out.append("secrets: %d secrets (tokens, passwords, fast-path key, bcrypt hashes) searched in %d log files: %d hits"
                % (total["secrets_searched"], total["log_files_searched"], total["secret_hits"]))
     out.append("total: %d answers, %d 5xx other than 503, %d acknowledged PUTs checked, %d missing, %d acknowledged"

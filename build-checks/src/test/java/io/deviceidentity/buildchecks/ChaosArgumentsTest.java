@@ -56,8 +56,8 @@ class ChaosArgumentsTest {
             called.add(call.script() + (call.script().equals("abuse.py") ? " " + call.args().get(0) : ""));
         }
         assertEquals(Set.of("abuse.py register-known", "abuse.py login-known", "abuse.py hold-connections",
-                "abuse.py hostile", "abuse.py login-storm", "abuse.py put-burst", "adversary.py", "analyse.py", "nat.py",
-                "probe.py"),
+                "abuse.py hostile", "abuse.py login-storm", "abuse.py put-burst", "adversary.py", "analyse.py",
+                "failover.py", "nat.py", "probe.py"),
                 called);
     }
 

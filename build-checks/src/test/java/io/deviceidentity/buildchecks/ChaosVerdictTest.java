@@ -66,13 +66,18 @@ class ChaosVerdictTest {
 
     @TestFactory
     Stream<DynamicTest> eachFailingSampleFailsForItsStatedReason() throws IOException {
+        return failingSamples(SAMPLES, RECORDED_RUN, List.of());
+    }
+
+    /** Each {@code fail-*} sample under {@code samples}, laid over {@code run}, fails for its expected failure. */
+    static Stream<DynamicTest> failingSamples(Path samples, Path run, List<String> more) throws IOException {
         List<DynamicTest> tests = new ArrayList<>();
-        for (String sample : samples()) {
+        for (String sample : samples(samples)) {
             if (sample.startsWith("fail-")) {
                 tests.add(dynamicTest(sample, () -> {
-                    Path defect = SAMPLES.resolve(sample);
+                    Path defect = samples.resolve(sample);
                     String expected = Files.readString(defect.resolve("expected-failure")).strip();
-                    Result result = analyse(RECORDED_RUN, defect);
+                    Result result = analyse(run, defect, more);
                     assertEquals(1, result.exit(), sample + " passed:\n" + result.output());
                     assertTrue(result.output().contains("\nFAIL " + expected), sample + " failed for another reason"
                             + " than \"" + expected + "\":\n" + result.output());
@@ -87,6 +92,11 @@ class ChaosVerdictTest {
 
     /** The recorded run, with {@code defect} (when given) laid over it, judged by analyse.py as chaos.sh calls it. */
     static Result analyse(Path run, Path defect) throws Exception {
+        return analyse(run, defect, List.of());
+    }
+
+    /** The same, with further arguments of chaos.sh's call (a phase that runs only when named). */
+    static Result analyse(Path run, Path defect, List<String> more) throws Exception {
         Path work = Files.createTempDirectory("chaos-verdict");
         copyTree(run, work);
         if (defect != null) {
@@ -100,6 +110,11 @@ class ChaosVerdictTest {
                 "--rows", work.resolve("rows.txt").toString(), "--duplicates", work.resolve("duplicates.txt").toString(),
                 "--out", work.resolve("out").toString(), "--elapsed", "1", "--recovery-goal", "5",
                 "--memory-limit-mib", "512").redirectErrorStream(true);
+        List<String> command = new ArrayList<>(builder.command());
+        for (String argument : more) {
+            command.add(argument.replace("{run}", work.toString()));
+        }
+        builder.command(command);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "analyse.py did not finish:\n" + output);
@@ -150,7 +165,11 @@ class ChaosVerdictTest {
     }
 
     private static List<String> samples() throws IOException {
-        try (Stream<Path> entries = Files.list(SAMPLES)) {
+        return samples(SAMPLES);
+    }
+
+    static List<String> samples(Path directory) throws IOException {
+        try (Stream<Path> entries = Files.list(directory)) {
             return entries.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
         }
     }

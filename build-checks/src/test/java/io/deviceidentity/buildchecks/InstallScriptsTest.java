@@ -33,7 +33,7 @@ class InstallScriptsTest {
 
     /** The programs the install scripts check for; hidden so that each is "missing". */
     private static final Set<String> HIDDEN = Set.of("pgbouncer", "psql", "mosquitto", "jq", "python3", "curl",
-            "stress-ng", "openssl", "sudo", "apt-get", "id", "useradd");
+            "stress-ng", "openssl", "patroni", "etcd", "haproxy", "sudo", "apt-get", "id", "useradd");
 
     private static final String FAKE_ID = """
             #!/bin/sh
@@ -80,7 +80,7 @@ class InstallScriptsTest {
             installed.addAll(List.of(install.substring(install.indexOf(" install ") + " install ".length()).split("\\s+")));
         }
         assertTrue(installed.containsAll(List.of("pgbouncer", "postgresql", "postgresql-client", "mosquitto", "jq",
-                "python3", "curl", "stress-ng", "openssl")), installed.toString());
+                "python3", "curl", "stress-ng", "openssl", "patroni", "etcd-server", "haproxy")), installed.toString());
         assertTrue(result.calls.stream().noneMatch(call -> call.startsWith("useradd")), "only root creates users");
     }
 

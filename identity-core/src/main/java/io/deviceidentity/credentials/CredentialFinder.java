@@ -7,6 +7,7 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
@@ -36,16 +37,22 @@ import io.smallrye.faulttolerance.api.RateLimitException;
  * out ({@link PooledConnections}), are in {@code skipOn}, so an open circuit keeps meaning "database down" and is
  * answered at once with {@code backend_unavailable}. Its numbers are configurable under
  * {@code quarkus.fault-tolerance."io.deviceidentity.credentials.CredentialFinder/find".circuit-breaker.*}.
+ *
+ * <p>With standby reads on ({@link StandbyReads}), the read goes to the synchronous standby when it proves it has
+ * replayed everything acknowledged, to the primary otherwise; a standby that fails is no failure of this method.
  */
 @ApplicationScoped
 public class CredentialFinder {
 
     private final DataSource pool;
     private final CredentialRows rows;
+    private final StandbyReads standby;
 
-    public CredentialFinder(DataSource pool, ObjectMapper json) {
+    /** {@code standby}: a service that may read from a synchronous standby provides one ({@link StandbyReads}). */
+    public CredentialFinder(DataSource pool, ObjectMapper json, Instance<StandbyReads> standby) {
         this.pool = pool;
         this.rows = new CredentialRows(json);
+        this.standby = standby.isResolvable() ? standby.get() : StandbyReads.OFF;
     }
 
     /** {@code withVerifier}: also read the fast path's verifier, in the same query (auth-service with the fast path on). */
@@ -56,6 +63,10 @@ public class CredentialFinder {
             skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
                     ServiceUnavailableException.class})
     public Optional<DeviceCredential> find(String clientId, boolean withVerifier) throws SQLException {
+        Optional<Optional<DeviceCredential>> fromStandby = standby.find(rows, clientId, withVerifier);
+        if (fromStandby.isPresent()) {
+            return fromStandby.get();
+        }
         try (Connection connection = PooledConnections.take(pool)) {
             return rows.find(connection, clientId, withVerifier);
         }

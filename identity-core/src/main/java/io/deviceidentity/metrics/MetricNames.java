@@ -81,6 +81,8 @@ public final class MetricNames {
     /** Unknown client ids answered from the negative cache, without reading their row. */
     public static final String UNKNOWN_CACHE_HITS = "identity.unknown.cache.hits";
     /** Reads of the registration epochs (one serves every request that was waiting for it). */
+    /** Credential reads by where they were answered (tag source: standby, primary_standby_behind, ...). */
+    public static final String STANDBY_READS = "identity.standby.reads";
     public static final String EPOCH_READS = "identity.epoch.reads";
 
     public static final String TAG_RESULT = "result";

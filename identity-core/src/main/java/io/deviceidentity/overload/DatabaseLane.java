@@ -228,7 +228,20 @@ public class DatabaseLane {
 
     private <T> CompletableFuture<T> refuse(Share share, Refusal cause) {
         refused.get(share).get(cause).increment();
-        return CompletableFuture.failedFuture(ServiceUnavailableException.overload(cause.message));
+        return CompletableFuture.failedFuture(databaseFailing ? databaseDown() : ServiceUnavailableException.overload(cause.message));
+    }
+
+    /**
+     * Whether the last step that reached the database failed as {@code backend_unavailable} (and none has succeeded
+     * since). While it does, the lane's threads are full of steps waiting for a database that does not answer (a
+     * failover, a lost PgBouncer): a refusal or a deadline passed in the lane is then told as the database's fault,
+     * not as overload of this service, which is what an operator and the failover verdicts must see.
+     */
+    private volatile boolean databaseFailing;
+
+    private static ServiceUnavailableException databaseDown() {
+        return ServiceUnavailableException.backendUnavailable("the database threads wait on a database that does not"
+                + " answer", 1);
     }
 
     /**
@@ -280,14 +293,23 @@ public class DatabaseLane {
                         queueWait.record(waited, TimeUnit.NANOSECONDS);
                         if (queued && waited > maxWaitNanos && maxWaitNanos > 0) {
                             refused.get(share).get(Refusal.WAITED).increment();
-                            throw ServiceUnavailableException.overload(Refusal.WAITED.message);
+                            throw databaseFailing ? databaseDown() : ServiceUnavailableException.overload(Refusal.WAITED.message);
                         }
-                        deadline.check();
+                        try {
+                            deadline.check();
+                        } catch (ServiceUnavailableException late) {
+                            throw databaseFailing ? databaseDown() : late;
+                        }
                     }
                     ran = !bulk;
                     value = step.run();
+                    databaseFailing = false;
                 } catch (SQLException | RuntimeException refusedOrFailed) {
                     failure = BackendFailures.classify(refusedOrFailed);
+                    if (ran && failure instanceof ServiceUnavailableException unavailable
+                            && unavailable.reason() == UnavailableReason.BACKEND_UNAVAILABLE) {
+                        databaseFailing = true;
+                    }
                 } catch (Error fatal) {
                     failure = fatal;
                 } finally {

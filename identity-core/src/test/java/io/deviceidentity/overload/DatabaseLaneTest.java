@@ -74,6 +74,35 @@ class DatabaseLaneTest {
     }
 
     @Test
+    void whileTheDatabaseFailsARequestFindingEveryThreadBusyIsToldItIsTheDatabaseUntilAStepSucceeds() throws Exception {
+        CompletableFuture<Object> failed = lane.run(far(), () -> {
+            throw new SQLException("connection refused", "08001");
+        });
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(failed));
+        CountDownLatch bothRunning = new CountDownLatch(2);
+        CompletableFuture<Boolean> first = lane.run(far(), () -> hold(bothRunning));
+        CompletableFuture<Boolean> second = lane.run(far(), () -> hold(bothRunning));
+        assertTrue(bothRunning.await(5, TimeUnit.SECONDS));
+
+        CompletableFuture<Integer> refusedWhileFailing = lane.run(far(), () -> 1);
+
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(refusedWhileFailing),
+                "the threads are held by a database that does not answer: not this service's overload");
+        assertEquals(1.0, refused("known", "full"), "still counted as the lane's refusal");
+        release.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS));
+        CountDownLatch again = new CountDownLatch(2);
+        CountDownLatch stillHeld = new CountDownLatch(1);
+        CompletableFuture<Boolean> third = lane.run(far(), () -> holdUntil(again, stillHeld));
+        CompletableFuture<Boolean> fourth = lane.run(far(), () -> holdUntil(again, stillHeld));
+        assertTrue(again.await(5, TimeUnit.SECONDS));
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(lane.run(far(), () -> 1)),
+                "a database that answered again makes a full lane overload once more");
+        stillHeld.countDown();
+        assertTrue(third.get(5, TimeUnit.SECONDS) && fourth.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
     void aStepWhoseDeadlineHasPassedIsNotRun() {
         AtomicInteger ran = new AtomicInteger();
 
