@@ -61,6 +61,11 @@ ha_ports() {
 # Patroni's superuser and replication roles: local development passwords, as the stack's other ones.
 : "${HA_SUPERUSER_PASSWORD:=identity-ha-superuser-local-dev}" "${HA_REPLICATION_PASSWORD:=identity-ha-replication-local-dev}"
 
+# Sourced by stack.sh or run alone: the members' ports are checked here, one at a time, as each starts.
+port_free_or_die() { # port what variable
+  (: <>"/dev/tcp/127.0.0.1/$1") 2>/dev/null || return 0
+  die "port $1 for $2 is taken: choose another with $3=<free port>"
+}
 ha_dir() { printf '%s/ha' "$STACK_DIR"; }
 ha_index() { # member -> 0..2
   local i
@@ -405,10 +410,6 @@ log() { printf '[stack-ha:%s] %s\n' "$PROFILE" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 is_root() { [[ $(id -u) -eq 0 ]]; }
 as_db() { if is_root; then runuser -u postgres -- "$@"; else "$@"; fi; }
-port_free_or_die() {
-  (: <>"/dev/tcp/127.0.0.1/$1") 2>/dev/null || return 0
-  die "port $1 for $2 is taken: choose another with $3=<free port>"
-}
 # The single PostgreSQL's socket directory, from its postmaster.pid (line 5), and a standby beside it.
 STANDBY_DIR=$STACK_DIR/standby
 single_socket() { sed -n 5p "$DATA_DIR/postmaster.pid"; }
