@@ -5,7 +5,6 @@ import jakarta.inject.Singleton;
 
 import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.credentials.StandbyReads;
-import io.deviceidentity.credentials.StandbyReadsConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.agroal.DataSource;
 import io.quarkus.arc.InjectableInstance;

@@ -1,7 +1,8 @@
-package io.deviceidentity.credentials;
+package io.deviceidentity.auth;
 
 import java.util.Optional;
 
+import io.deviceidentity.credentials.StandbyReads;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
