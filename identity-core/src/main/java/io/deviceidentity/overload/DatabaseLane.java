@@ -7,7 +7,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -99,14 +98,6 @@ public class DatabaseLane {
         }
     }
 
-    /**
-     * A step that has run this long is waiting on the database, not on this service: a read takes about a
-     * millisecond, a slowed one tens. When more than half the threads hold such steps, a refusal is the database's
-     * doing ({@code backend_unavailable}), from the first fraction of a second of an outage, before any read has
-     * failed (the driver gives up on a silent database only after its socket timeout, seconds later).
-     */
-    static final long DATABASE_STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
     /** Starting estimate of one step, replaced by a moving average of measured ones. */
     private static final long INITIAL_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
@@ -124,8 +115,6 @@ public class DatabaseLane {
     /** When a step last started or finished: a lane whose threads are all busy and that shows none for longer
      * than the allowed wait is stalled. */
     private final AtomicLong lastProgress;
-    /** When each thread's current step started: how long the database has held it. */
-    private final Map<Thread, Long> runningSince = new ConcurrentHashMap<>();
     private final Map<Share, Map<Refusal, Counter>> refused = new EnumMap<>(Share.class);
     private final Timer queueWait;
 
@@ -239,26 +228,7 @@ public class DatabaseLane {
 
     private <T> CompletableFuture<T> refuse(Share share, Refusal cause) {
         refused.get(share).get(cause).increment();
-        return CompletableFuture.failedFuture(databaseAtFault() ? databaseDown() : ServiceUnavailableException.overload(cause.message));
-    }
-
-    /**
-     * Whether a refusal now is the database's doing rather than this service's overload: the last step that reached
-     * it failed as unavailable (and none has succeeded since), or more than half the threads hold steps that have
-     * waited on it for {@link #DATABASE_STALL_NANOS} or longer.
-     */
-    private boolean databaseAtFault() {
-        if (databaseFailing) {
-            return true;
-        }
-        long now = clock.getAsLong();
-        int stalled = 0;
-        for (long since : runningSince.values()) {
-            if (now - since >= DATABASE_STALL_NANOS) {
-                stalled++;
-            }
-        }
-        return stalled * 2 > concurrency;
+        return CompletableFuture.failedFuture(databaseFailing ? databaseDown() : ServiceUnavailableException.overload(cause.message));
     }
 
     /**
@@ -268,14 +238,6 @@ public class DatabaseLane {
      * not as overload of this service, which is what an operator and the failover verdicts must see.
      */
     private volatile boolean databaseFailing;
-
-    /**
-     * The answer to a request whose deadline passed before its decision: {@code backend_unavailable} while the
-     * database is at fault (the request was most likely one of those waiting on it), {@code deadline} otherwise.
-     */
-    public ServiceUnavailableException expired() {
-        return databaseAtFault() ? databaseDown() : ServiceUnavailableException.deadline();
-    }
 
     private static ServiceUnavailableException databaseDown() {
         return ServiceUnavailableException.backendUnavailable("the database threads wait on a database that does not"
@@ -331,16 +293,15 @@ public class DatabaseLane {
                         queueWait.record(waited, TimeUnit.NANOSECONDS);
                         if (queued && waited > maxWaitNanos && maxWaitNanos > 0) {
                             refused.get(share).get(Refusal.WAITED).increment();
-                            throw databaseAtFault() ? databaseDown() : ServiceUnavailableException.overload(Refusal.WAITED.message);
+                            throw databaseFailing ? databaseDown() : ServiceUnavailableException.overload(Refusal.WAITED.message);
                         }
                         try {
                             deadline.check();
                         } catch (ServiceUnavailableException late) {
-                            throw databaseAtFault() ? databaseDown() : late;
+                            throw databaseFailing ? databaseDown() : late;
                         }
                     }
                     ran = !bulk;
-                    runningSince.put(Thread.currentThread(), startedAt);
                     value = step.run();
                     databaseFailing = false;
                 } catch (SQLException | RuntimeException refusedOrFailed) {
@@ -352,7 +313,6 @@ public class DatabaseLane {
                 } catch (Error fatal) {
                     failure = fatal;
                 } finally {
-                    runningSince.remove(Thread.currentThread());
                     long finished = clock.getAsLong();
                     long took = finished - startedAt;
                     if (ran) {

@@ -103,41 +103,6 @@ class DatabaseLaneTest {
     }
 
     @Test
-    void aLaneHeldByStepsTheDatabaseDoesNotAnswerRefusesAsTheDatabaseBeforeAnyStepHasFailed() throws Exception {
-        // Two threads, no queue, on the test's clock: both steps hang on a database that went silent (a killed
-        // primary: the driver gives up only after its socket timeout), and requests keep coming.
-        DatabaseLane silent = new DatabaseLane(2, Duration.ZERO, 0, now::get, registry);
-        lanes.add(silent);
-        CountDownLatch bothRunning = new CountDownLatch(2);
-        CompletableFuture<Boolean> first = silent.run(far(), () -> hold(bothRunning));
-        CompletableFuture<Boolean> second = silent.run(far(), () -> hold(bothRunning));
-        assertTrue(bothRunning.await(5, TimeUnit.SECONDS));
-
-        now.addAndGet(DatabaseLane.DATABASE_STALL_NANOS - 1);
-        assertEquals(UnavailableReason.OVERLOAD, reasonOf(silent.run(far(), () -> 1)),
-                "steps that ran for less than a stall: this service's overload");
-        now.addAndGet(1);
-        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(silent.run(far(), () -> 1)),
-                "every thread held by a database that does not answer: the database's doing");
-        assertEquals(2.0, refused("known", "full"), "both still counted as the lane's refusals");
-        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, silent.expired().reason(),
-                "a request whose deadline passes meanwhile is told it was the database");
-
-        release.countDown();
-        assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS));
-        CountDownLatch again = new CountDownLatch(2);
-        CountDownLatch stillHeld = new CountDownLatch(1);
-        CompletableFuture<Boolean> third = silent.run(far(), () -> holdUntil(again, stillHeld));
-        CompletableFuture<Boolean> fourth = silent.run(far(), () -> holdUntil(again, stillHeld));
-        assertTrue(again.await(5, TimeUnit.SECONDS));
-        assertEquals(UnavailableReason.OVERLOAD, reasonOf(silent.run(far(), () -> 1)),
-                "fresh steps in every thread: overload again");
-        assertEquals(UnavailableReason.DEADLINE, silent.expired().reason(), "and a passed deadline is a deadline");
-        stillHeld.countDown();
-        assertTrue(third.get(5, TimeUnit.SECONDS) && fourth.get(5, TimeUnit.SECONDS));
-    }
-
-    @Test
     void aStepWhoseDeadlineHasPassedIsNotRun() {
         AtomicInteger ran = new AtomicInteger();
 
