@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.opentest4j.AssertionFailedError;
 
 import io.deviceidentity.auth.AuthConfig;
+import io.deviceidentity.auth.StandbyReadsConfig;
 import io.deviceidentity.auth.mtls.MutualTlsConfig;
 import io.deviceidentity.management.ManagementConfig;
 import io.deviceidentity.overload.OverloadConfig;
@@ -49,8 +50,8 @@ class ChartAgreesWithGeneratedManifestsTest {
 
     /** A service, its @ConfigMapping interfaces, and the modules whose sources hold them. */
     enum Svc {
-        AUTH("auth-service", List.of(AuthConfig.class, MutualTlsConfig.class, OverloadConfig.class, ReadinessConfig.class,
-                TlsConfig.class, ManagementConfig.class)),
+        AUTH("auth-service", List.of(AuthConfig.class, StandbyReadsConfig.class, MutualTlsConfig.class, OverloadConfig.class,
+                ReadinessConfig.class, TlsConfig.class, ManagementConfig.class)),
         REGISTRATION("registration-service", List.of(RegistrationConfig.class, KickConfig.class, OverloadConfig.class,
                 ReadinessConfig.class, TlsConfig.class, ManagementConfig.class));
 
