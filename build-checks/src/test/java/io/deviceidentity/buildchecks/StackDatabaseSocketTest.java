@@ -63,7 +63,9 @@ class StackDatabaseSocketTest {
                 .filter(line -> !line.isBlank() && !line.startsWith("#")).toList();
         assertTrue(rules.stream().noneMatch(line -> line.matches(".*\\btrust\\b.*")), rules::toString);
         List<String> local = rules.stream().filter(line -> line.startsWith("local")).toList();
-        assertEquals(List.of("local all postgres peer map=stack"),
+        // The superuser alone, for sessions and for replication (a streaming standby of the test database replicates
+        // over the socket: scripts/stack-ha.sh standby-up).
+        assertEquals(List.of("local all postgres peer map=stack", "local replication postgres peer map=stack"),
                 local.stream().map(line -> line.replaceAll("\\s+", " ").strip()).toList());
     }
 
