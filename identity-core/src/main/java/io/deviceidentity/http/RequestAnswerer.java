@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 
 import io.deviceidentity.metrics.Outcomes;
+import io.deviceidentity.overload.DatabaseLane;
 import io.deviceidentity.overload.Deadline;
 import io.deviceidentity.overload.DeadlineTimer;
 import io.deviceidentity.overload.RequestDeadlines;
@@ -33,9 +34,11 @@ public class RequestAnswerer {
     private final DeadlineTimer timer;
     private final Outcomes outcomes;
     private final SelfRequests selfRequests;
+    private final DatabaseLane lane;
 
     public RequestAnswerer(RequestDeadlines deadlines, DeadlineTimer timer, Outcomes outcomes,
-            SelfRequests selfRequests) {
+            SelfRequests selfRequests, DatabaseLane lane) {
+        this.lane = lane;
         this.deadlines = deadlines;
         this.timer = timer;
         this.outcomes = outcomes;
@@ -44,7 +47,8 @@ public class RequestAnswerer {
 
     /**
      * Answers a request whose decision is cut short by the deadline: whatever is still running then, the caller gets
-     * 503 {@code deadline}. For reads and checks.
+     * 503 {@code deadline} ({@code backend_unavailable} while the database lane's threads wait on a database that does
+     * not answer). For reads and checks.
      *
      * @param operation the word the outcome log line starts with ({@code authn}, {@code registration.get}, …)
      * @param metric    the outcome counter ({@link io.deviceidentity.metrics.MetricNames})
@@ -77,7 +81,7 @@ public class RequestAnswerer {
             T request = parse.get();
             device = clientId.apply(request);
             CompletableFuture<Answer> decided = decide.apply(request, deadline).toCompletableFuture();
-            decision = cutAtDeadline ? timer.bound(deadline, decided) : decided;
+            decision = cutAtDeadline ? timer.bound(deadline, decided, lane::expired) : decided;
         } catch (RuntimeException failure) {
             decision = CompletableFuture.failedFuture(failure);
         }

@@ -117,6 +117,7 @@ public class DatabaseLane {
     private final AtomicLong lastProgress;
     private final Map<Share, Map<Refusal, Counter>> refused = new EnumMap<>(Share.class);
     private final Timer queueWait;
+    private final DatabaseFaults faults;
 
     @Inject
     public DatabaseLane(OverloadConfig config, MeterRegistry registry,
@@ -148,6 +149,7 @@ public class DatabaseLane {
         this.queueCap = maxWaitNanos > 0 ? Math.max(0, queueCap) : 0;
         this.clock = clock;
         this.lastProgress = new AtomicLong(clock.getAsLong());
+        this.faults = new DatabaseFaults(concurrency, clock);
         this.permits = new Semaphore(concurrency + this.queueCap);
         // A step enters the executor's queue only with a permit, so the queue never refuses: what waits is bounded
         // by the permits and by the waiting-time rule. (A SynchronousQueue would refuse spuriously while a thread that
@@ -228,20 +230,21 @@ public class DatabaseLane {
 
     private <T> CompletableFuture<T> refuse(Share share, Refusal cause) {
         refused.get(share).get(cause).increment();
-        return CompletableFuture.failedFuture(databaseFailing ? databaseDown() : ServiceUnavailableException.overload(cause.message));
+        return CompletableFuture.failedFuture(refusal(cause));
+    }
+
+    /** The lane's refusal told as the database's fault or this service's overload ({@link DatabaseFaults}). */
+    private ServiceUnavailableException refusal(Refusal cause) {
+        return faults.databaseAtFault() ? DatabaseFaults.databaseDown() : ServiceUnavailableException.overload(cause.message);
     }
 
     /**
-     * Whether the last step that reached the database failed as {@code backend_unavailable} (and none has succeeded
-     * since). While it does, the lane's threads are full of steps waiting for a database that does not answer (a
-     * failover, a lost PgBouncer): a refusal or a deadline passed in the lane is then told as the database's fault,
-     * not as overload of this service, which is what an operator and the failover verdicts must see.
+     * The answer to a request whose deadline passed before its decision: {@code backend_unavailable} while the
+     * database is at fault (the request was most likely waiting on it, in a thread or for one), {@code deadline}
+     * otherwise.
      */
-    private volatile boolean databaseFailing;
-
-    private static ServiceUnavailableException databaseDown() {
-        return ServiceUnavailableException.backendUnavailable("the database threads wait on a database that does not"
-                + " answer", 1);
+    public ServiceUnavailableException expired() {
+        return faults.databaseAtFault() ? DatabaseFaults.databaseDown() : ServiceUnavailableException.deadline();
     }
 
     /**
@@ -293,23 +296,19 @@ public class DatabaseLane {
                         queueWait.record(waited, TimeUnit.NANOSECONDS);
                         if (queued && waited > maxWaitNanos && maxWaitNanos > 0) {
                             refused.get(share).get(Refusal.WAITED).increment();
-                            throw databaseFailing ? databaseDown() : ServiceUnavailableException.overload(Refusal.WAITED.message);
+                            throw refusal(Refusal.WAITED);
                         }
                         try {
                             deadline.check();
                         } catch (ServiceUnavailableException late) {
-                            throw databaseFailing ? databaseDown() : late;
+                            throw faults.databaseAtFault() ? DatabaseFaults.databaseDown() : late;
                         }
                     }
                     ran = !bulk;
+                    faults.started(Thread.currentThread(), startedAt);
                     value = step.run();
-                    databaseFailing = false;
                 } catch (SQLException | RuntimeException refusedOrFailed) {
                     failure = BackendFailures.classify(refusedOrFailed);
-                    if (ran && failure instanceof ServiceUnavailableException unavailable
-                            && unavailable.reason() == UnavailableReason.BACKEND_UNAVAILABLE) {
-                        databaseFailing = true;
-                    }
                 } catch (Error fatal) {
                     failure = fatal;
                 } finally {
@@ -318,6 +317,12 @@ public class DatabaseLane {
                     if (ran) {
                         // Moving average over about ten steps, as the bcrypt executor keeps for hashes.
                         stepNanos.accumulateAndGet(took, (average, sample) -> average + (sample - average) / 10);
+                        if (failure == null) {
+                            faults.succeeded(Thread.currentThread(), inLane.get() <= concurrency);
+                        } else {
+                            faults.failed(Thread.currentThread(), failure instanceof ServiceUnavailableException
+                                    unavailable && unavailable.reason() == UnavailableReason.BACKEND_UNAVAILABLE);
+                        }
                     }
                     lastProgress.set(finished);
                     active.decrementAndGet();

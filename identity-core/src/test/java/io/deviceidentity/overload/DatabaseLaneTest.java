@@ -103,6 +103,78 @@ class DatabaseLaneTest {
     }
 
     @Test
+    void aLaneHeldByStepsTheDatabaseDoesNotAnswerRefusesAsTheDatabaseBeforeAnyStepHasFailed() throws Exception {
+        // Two threads, no queue, on the test's clock: both steps hang on a database that went silent (a killed
+        // primary: the driver gives up only after its socket timeout), and requests keep coming.
+        DatabaseLane silent = new DatabaseLane(2, Duration.ZERO, 0, now::get, registry);
+        lanes.add(silent);
+        CountDownLatch bothRunning = new CountDownLatch(2);
+        CompletableFuture<Boolean> first = silent.run(far(), () -> hold(bothRunning));
+        CompletableFuture<Boolean> second = silent.run(far(), () -> hold(bothRunning));
+        assertTrue(bothRunning.await(5, TimeUnit.SECONDS));
+
+        now.addAndGet(DatabaseFaults.STALL_NANOS - 1);
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(silent.run(far(), () -> 1)),
+                "steps that have run for less than a stall: this service's overload");
+        assertEquals(UnavailableReason.DEADLINE, silent.expired().reason());
+        now.addAndGet(1);
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(silent.run(far(), () -> 1)),
+                "every thread held by a database that does not answer: the database's doing");
+        assertEquals(2.0, refused("known", "full"), "both still counted as the lane's refusals");
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, silent.expired().reason(),
+                "a request whose deadline passes meanwhile is told it was the database");
+
+        release.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS));
+        CountDownLatch again = new CountDownLatch(2);
+        CountDownLatch stillHeld = new CountDownLatch(1);
+        CompletableFuture<Boolean> third = silent.run(far(), () -> holdUntil(again, stillHeld));
+        CompletableFuture<Boolean> fourth = silent.run(far(), () -> holdUntil(again, stillHeld));
+        assertTrue(again.await(5, TimeUnit.SECONDS));
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(silent.run(far(), () -> 1)),
+                "fresh steps in every thread: overload again");
+        assertEquals(UnavailableReason.DEADLINE, silent.expired().reason(), "and a passed deadline is a deadline");
+        stillHeld.countDown();
+        assertTrue(third.get(5, TimeUnit.SECONDS) && fourth.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void theRefusalsWhileTheLaneDrainsTheBacklogOfAnOutageNameTheDatabase() throws Exception {
+        DatabaseLane queued = queuedLane(Duration.ofMillis(25));
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(queued.run(far(), () -> {
+            throw new SQLException("connection refused", "08001");
+        })));
+        // The database answers again; the devices that retried meanwhile fill the thread and the queue.
+        CompletableFuture<Boolean> first = occupyTheThread(queued);
+        CountDownLatch waiterRunning = new CountDownLatch(1);
+        CountDownLatch waiterDone = new CountDownLatch(1);
+        CompletableFuture<Boolean> waiter = queued.run(far(), () -> holdUntil(waiterRunning, waiterDone));
+        CompletableFuture<Integer> behind = queued.run(far(), () -> 1);
+
+        release.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS), "a step succeeded, with others still waiting");
+        assertTrue(waiterRunning.await(5, TimeUnit.SECONDS));
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(30));
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(queued.run(far(), () -> 1)),
+                "the backlog the outage built is still draining: the database's doing");
+
+        waiterDone.countDown();
+        assertTrue(waiter.get(5, TimeUnit.SECONDS));
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(behind),
+                "waited past the allowance in the backlog: the database's doing too");
+        assertEquals(1, queued.run(far(), () -> 1).get(5, TimeUnit.SECONDS), "nothing waits now, and a step succeeds");
+        CountDownLatch lastRunning = new CountDownLatch(1);
+        CountDownLatch lastDone = new CountDownLatch(1);
+        CompletableFuture<Boolean> last = queued.run(far(), () -> holdUntil(lastRunning, lastDone));
+        assertTrue(lastRunning.await(5, TimeUnit.SECONDS));
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(30));
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(queued.run(far(), () -> 1)),
+                "drained and answering: a full lane is this service's overload again");
+        lastDone.countDown();
+        assertTrue(last.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
     void aStepWhoseDeadlineHasPassedIsNotRun() {
         AtomicInteger ran = new AtomicInteger();
 
