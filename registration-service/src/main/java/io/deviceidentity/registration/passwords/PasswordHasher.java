@@ -8,13 +8,14 @@ import org.jboss.logging.Logger;
 
 import io.deviceidentity.credentials.Bcrypt;
 import io.deviceidentity.credentials.CheckCost;
-import io.deviceidentity.overload.BcryptExecutor;
+import io.deviceidentity.overload.BcryptWork;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.registration.RegistrationConfig;
 import io.quarkus.runtime.Startup;
 
 /**
- * Hashes a device password on this service's own bounded bcrypt executor, before any database connection is
+ * Hashes a device password on this service's own bounded bcrypt lane, before any database connection is
  * taken: a hash takes tens of milliseconds of CPU, and a connection held meanwhile is one the pool cannot lend
  * (the incident's first trap). The executor refuses work that cannot finish before the request's deadline.
  * Created at start ({@link Startup}), so that a cost out of range, or one whose hash cannot fit in the deadline,
@@ -29,12 +30,12 @@ public class PasswordHasher {
     private static final int MIN_COST = 4;
     private static final int MAX_COST = 31;
 
-    private final BcryptExecutor executor;
+    private final Lane executor;
     private final int cost;
     /** What one hash at {@link #cost} is charged on the executor. */
     private final double units;
 
-    public PasswordHasher(BcryptExecutor executor, RegistrationConfig config) {
+    public PasswordHasher(@BcryptWork Lane executor, RegistrationConfig config) {
         this.executor = executor;
         this.cost = config.bcryptCost();
         if (cost < MIN_COST || cost > MAX_COST) {
