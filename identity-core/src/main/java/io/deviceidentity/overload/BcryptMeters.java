@@ -1,7 +1,6 @@
 package io.deviceidentity.overload;
 
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
 
 import io.deviceidentity.metrics.MetricNames;
 import io.micrometer.core.instrument.Counter;
@@ -48,8 +47,8 @@ final class BcryptMeters implements LaneListener {
         return new BcryptMeters(registry);
     }
 
-    /** The gauges of {@code lane}'s state; {@code idleThreads}: its threads under {@code SCHED_IDLE}. */
-    static void watch(MeterRegistry registry, Lane lane, IntSupplier idleThreads) {
+    /** The gauges of {@code lane}'s state, and of its threads under {@code SCHED_IDLE}. */
+    static void watch(MeterRegistry registry, Lane lane, BcryptScheduling scheduling) {
         Gauge.builder(MetricNames.BCRYPT_QUEUE_DEPTH, lane, Lane::waiting)
                 .description("bcrypt tasks waiting for a thread").register(registry);
         Gauge.builder(MetricNames.BCRYPT_ACTIVE, lane, Lane::running)
@@ -70,7 +69,8 @@ final class BcryptMeters implements LaneListener {
                 .description("Measured time of one cost-10 bcrypt verification (moving average), the admission"
                         + " estimate of queued work")
                 .baseUnit("seconds").register(registry);
-        Gauge.builder(MetricNames.BCRYPT_IDLE_THREADS, idleThreads, IntSupplier::getAsInt)
+        // Gauges hold their object weakly: the scheduling, which the lane's threads hold, not a lambda made here.
+        Gauge.builder(MetricNames.BCRYPT_IDLE_THREADS, scheduling, BcryptScheduling::idleThreads)
                 .description("bcrypt threads running under SCHED_IDLE").register(registry);
     }
 

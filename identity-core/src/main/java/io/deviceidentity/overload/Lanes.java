@@ -117,7 +117,7 @@ public class Lanes {
             throw impossible;
         }
         scheduling.applyToProcess();
-        BcryptMeters.watch(registry, lane, scheduling::idleThreads);
+        BcryptMeters.watch(registry, lane, scheduling);
         LOG.infof("bcrypt lane: %d threads (%s), waits up to %s (%s once the queue stands for %s), at most %d"
                 + " waiting, deadline %s", concurrency, scheduling.describe(), bcrypt.maxWait(),
                 bcrypt.targetWait().map(Object::toString).orElse(TARGET_WAIT_HASHES + " hash times"),
