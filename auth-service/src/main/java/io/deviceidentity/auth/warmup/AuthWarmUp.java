@@ -36,8 +36,8 @@ import io.deviceidentity.readiness.WarmUpStep;
  *       {@link Authenticator#authenticate} (client id rules, attempt limiter, the read on the database lane, the
  *       decision), a few times, so that the lane's step-time estimate is made of warm steps (one cold step of a
  *       second would make it refuse a burst as "would not finish within the allowed wait");</li>
- *   <li>bcrypt on the executor: one hash and {@value #HASHES} verifications of it, the JIT-sensitive part (the first
- *       hash runs interpreted and takes several times a warm one, which also inflates the executor's measured hash
+ *   <li>bcrypt on its lane: one hash and {@value #HASHES} verifications of it, the JIT-sensitive part (the first
+ *       hash runs interpreted and takes several times a warm one, which also inflates the lane's measured hash
  *       time that admission uses);</li>
  *   <li>in a JVM, {@code identity.readiness.self-requests} real requests through the service's own listener
  *       ({@link SelfRequests}), shaped like a storm's answers that need no bcrypt: unknown devices (the read and
