@@ -31,7 +31,7 @@ public class DeadlineTimer {
 
     /**
      * {@code work}, or the failure {@code expired} names at the moment the deadline passes if it is not done by then
-     * (what kept the request: {@link DatabaseLane#expired}).
+     * (what kept the request: {@link Lane#expired}).
      */
     public <T> CompletableFuture<T> bound(Deadline deadline, CompletableFuture<T> work,
             Supplier<ServiceUnavailableException> expired) {

@@ -28,7 +28,7 @@ import io.quarkus.runtime.StartupEvent;
  * try was 200. A pod the HPA adds in the middle of a storm starts the same way.
  *
  * <p>So at start this runs the service's {@link WarmUpPlan} — a validated connection from each pool, then the request
- * path itself through the service's own entry points (the database read on the lane, bcrypt on the executor) — and
+ * path itself through the service's own entry points (the database read on the lane, bcrypt on its lane) — and
  * the readiness check {@code warm-up} stays DOWN until every step has succeeded once. Steps that fail (the database
  * not reachable yet) are retried; liveness does not depend on them. After that the check stays UP: while the
  * database is down later, the service answers {@code 503 backend_unavailable} at once, which tells EMQX and operators

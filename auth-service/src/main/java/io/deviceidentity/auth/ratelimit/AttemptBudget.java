@@ -28,9 +28,11 @@ import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.auth.AuthConfig;
 import io.deviceidentity.auth.ratelimit.FailureStore.Key;
 import io.deviceidentity.metrics.MetricNames;
-import io.deviceidentity.overload.DatabaseLane;
+import io.deviceidentity.overload.DatabaseWork;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.overload.PooledConnections;
+import io.deviceidentity.overload.Share;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -82,7 +84,7 @@ public class AttemptBudget {
     private final AuthConfig.RateLimit config;
     private final DataSource reads;
     private final DataSource writes;
-    private final DatabaseLane database;
+    private final Lane database;
     private final LongSupplier wallMillis;
     private final LongSupplier nanos;
     private final long periodSeconds;
@@ -102,13 +104,13 @@ public class AttemptBudget {
      */
     @Inject
     public AttemptBudget(AuthConfig config, AgroalDataSource reads,
-            @io.quarkus.agroal.DataSource("verifiers") AgroalDataSource writes, DatabaseLane database,
+            @io.quarkus.agroal.DataSource("verifiers") AgroalDataSource writes, @DatabaseWork Lane database,
             MeterRegistry registry) {
         this(config.rateLimit(), reads, writes, database, System::currentTimeMillis, System::nanoTime, registry, true);
     }
 
     /** With its own clocks, and without the writer thread when {@code flushEvery} is false (tests call {@link #flush}). */
-    public AttemptBudget(AuthConfig.RateLimit config, DataSource reads, DataSource writes, DatabaseLane database,
+    public AttemptBudget(AuthConfig.RateLimit config, DataSource reads, DataSource writes, Lane database,
             LongSupplier wallMillis, LongSupplier nanos, MeterRegistry registry, boolean flushEvery) {
         this.config = config;
         this.reads = reads;
@@ -149,7 +151,7 @@ public class AttemptBudget {
         if (fresh(counts)) {
             return CompletableFuture.completedFuture(within(counts, previousWeight));
         }
-        return database.run(deadline, DatabaseLane.Share.KNOWN, () -> {
+        return database.run(deadline, Share.KNOWN, () -> {
             try (Connection connection = PooledConnections.take(reads)) {
                 return FailureStore.read(connection, clientId, source, window);
             }

@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
 import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.auth.support.BcryptSaturation;
 import io.deviceidentity.credentials.CredentialFinder;
-import io.deviceidentity.overload.BcryptExecutor;
-import io.deviceidentity.overload.DatabaseLane;
+import io.deviceidentity.overload.BcryptWork;
+import io.deviceidentity.overload.DatabaseWork;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.testsupport.WarmPool;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -37,7 +38,7 @@ import io.smallrye.faulttolerance.api.CircuitBreakerState;
 
 /**
  * The order of checks under saturation, made deterministic by occupying the limits from the test itself instead of
- * by timing a burst: a saturated bcrypt executor turns only the answers that need bcrypt into {@code overload};
+ * by timing a burst: a saturated bcrypt lane turns only the answers that need bcrypt into {@code overload};
  * a database step with no free thread is refused at once instead of waiting anywhere; and neither opens the circuit
  * breaker, which keeps meaning "database down".
  */
@@ -45,10 +46,10 @@ import io.smallrye.faulttolerance.api.CircuitBreakerState;
 class SaturationAnswersTest {
 
     @Inject
-    BcryptExecutor bcrypt;
+    @BcryptWork Lane bcrypt;
 
     @Inject
-    DatabaseLane database;
+    @DatabaseWork Lane database;
 
     @Inject
     CredentialFinder finder;
