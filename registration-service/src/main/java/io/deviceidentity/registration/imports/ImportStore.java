@@ -8,26 +8,21 @@ import java.sql.SQLException;
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
-
-import org.eclipse.microprofile.faulttolerance.Bulkhead;
-import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
-import org.eclipse.microprofile.faulttolerance.Timeout;
-import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
-import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+import jakarta.enterprise.inject.Produces;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.credentials.CredentialRows;
 import io.deviceidentity.credentials.legacy.PasswordScheme;
-import io.deviceidentity.overload.DatabaseLimits;
+import io.deviceidentity.overload.DatabaseGuard;
 import io.deviceidentity.overload.PooledConnections;
-import io.deviceidentity.overload.ServiceUnavailableException;
 import io.deviceidentity.registration.passwords.LegacyHashes;
 import io.deviceidentity.registration.passwords.WeakHashes;
 import io.deviceidentity.registration.kicks.KickWorker;
-import io.smallrye.faulttolerance.api.CircuitBreakerName;
-import io.smallrye.faulttolerance.api.RateLimitException;
+import io.smallrye.common.annotation.Identifier;
+import io.smallrye.faulttolerance.api.ApplyGuard;
+import io.smallrye.faulttolerance.api.Guard;
 
 /**
  * Writes one import batch as one statement on one pooled connection (through PgBouncer, transaction pooling): the
@@ -38,6 +33,13 @@ import io.smallrye.faulttolerance.api.RateLimitException;
  */
 @ApplicationScoped
 public class ImportStore {
+
+    /** One import batch's circuit breaker and timeout ({@link DatabaseGuard}), under the name operators see. */
+    static final String BREAKER = "import-store-write";
+
+    @Produces
+    @Identifier(BREAKER)
+    static final Guard GUARD = DatabaseGuard.named(BREAKER);
 
     private static final String INSERT = "INSERT INTO device_credentials"
             + " (client_id, username, password_hash, password_scheme, status, superuser, acl)"
@@ -96,12 +98,7 @@ public class ImportStore {
     }
 
     /** Rows of one batch must have distinct client ids (one statement cannot update a row twice). */
-    @Bulkhead(DatabaseLimits.BULKHEAD)
-    @Timeout(DatabaseLimits.TIMEOUT_MILLIS)
-    @CircuitBreakerName("import-store-write")
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
-            skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
-                    ServiceUnavailableException.class})
+    @ApplyGuard(BREAKER)
     public Written write(List<ImportRow> batch, boolean replaceExisting) throws SQLException {
         int size = batch.size();
         String[] clientIds = new String[size];

@@ -10,19 +10,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
-
-import org.eclipse.microprofile.faulttolerance.Bulkhead;
-import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
-import org.eclipse.microprofile.faulttolerance.Timeout;
-import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
-import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+import jakarta.enterprise.inject.Produces;
 
 import io.agroal.api.AgroalDataSource;
-import io.deviceidentity.overload.DatabaseLimits;
+import io.deviceidentity.overload.DatabaseGuard;
 import io.deviceidentity.overload.PooledConnections;
-import io.deviceidentity.overload.ServiceUnavailableException;
-import io.smallrye.faulttolerance.api.CircuitBreakerName;
-import io.smallrye.faulttolerance.api.RateLimitException;
+import io.smallrye.common.annotation.Identifier;
+import io.smallrye.faulttolerance.api.ApplyGuard;
+import io.smallrye.faulttolerance.api.Guard;
 
 /**
  * Reads one page of weak hashes: one statement on one pooled connection, an index range scan on
@@ -33,6 +28,20 @@ import io.smallrye.faulttolerance.api.RateLimitException;
  */
 @ApplicationScoped
 public class WeakHashReport {
+
+    /** A page of the report's circuit breaker and timeout ({@link DatabaseGuard}), under the name operators see. */
+    static final String PAGE_BREAKER = "weak-hash-report";
+
+    @Produces
+    @Identifier(PAGE_BREAKER)
+    static final Guard PAGE_GUARD = DatabaseGuard.named(PAGE_BREAKER);
+
+    /** The count by scheme's circuit breaker and timeout ({@link DatabaseGuard}), under the name operators see. */
+    static final String SCHEMES_BREAKER = "weak-hash-report-schemes";
+
+    @Produces
+    @Identifier(SCHEMES_BREAKER)
+    static final Guard SCHEMES_GUARD = DatabaseGuard.named(SCHEMES_BREAKER);
 
     private static final String PAGE = "SELECT client_id, substr(password_hash, 5, 2) FROM device_credentials"
             + " WHERE status = 'active' AND substr(password_hash, 5, 2) < ?"
@@ -56,12 +65,7 @@ public class WeakHashReport {
      * Up to {@code limit} devices with a cost below {@code cost} (two digits, as stored) after the position
      * ({@code afterCost}, {@code afterClientId}); {@code ""} and {@code ""} start at the beginning.
      */
-    @Bulkhead(DatabaseLimits.BULKHEAD)
-    @Timeout(DatabaseLimits.TIMEOUT_MILLIS)
-    @CircuitBreakerName("weak-hash-report")
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
-            skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
-                    ServiceUnavailableException.class})
+    @ApplyGuard(PAGE_BREAKER)
     public List<WeakHashPage.WeakHash> page(String cost, String afterCost, String afterClientId, int limit)
             throws SQLException {
         try (Connection connection = PooledConnections.take(dataSource);
@@ -81,12 +85,7 @@ public class WeakHashReport {
     }
 
     /** How many active devices are on each password scheme (only schemes that have one). */
-    @Bulkhead(DatabaseLimits.BULKHEAD)
-    @Timeout(DatabaseLimits.TIMEOUT_MILLIS)
-    @CircuitBreakerName("weak-hash-report-schemes")
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
-            skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
-                    ServiceUnavailableException.class})
+    @ApplyGuard(SCHEMES_BREAKER)
     public Map<String, Long> schemes() throws SQLException {
         try (Connection connection = PooledConnections.take(dataSource);
                 PreparedStatement statement = connection.prepareStatement(SCHEMES);

@@ -9,25 +9,40 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
 import io.deviceidentity.registration.support.Database;
 import io.deviceidentity.registration.support.LocalStack;
+import io.deviceidentity.testsupport.ManagementInterface;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import io.smallrye.faulttolerance.api.CircuitBreakerMaintenance;
+import io.smallrye.faulttolerance.api.CircuitBreakerState;
 
-/** PgBouncer down: every request is a 503 backend_unavailable, the circuit opens, nothing is stored, and it recovers. */
+/**
+ * PgBouncer down: every request is a 503 backend_unavailable, the writes' circuit opens (theirs alone: each database
+ * method has its own breaker), nothing is stored, and it recovers.
+ */
 @QuarkusTest
 class DatabaseOutageTest {
 
     private static final String PATH = "/v1/devices/{id}";
 
+    @Inject
+    CircuitBreakerMaintenance breakers;
+
     @Test
-    void whilePgBouncerIsDownWritesAre503BackendUnavailableTheCircuitOpensAndNothingIsStored() throws Exception {
+    void whilePgBouncerIsDownWritesAre503BackendUnavailableTheirOwnCircuitOpensAndNothingIsStored() throws Exception {
         String prefix = uniquePrefix("outage");
         List<Response> writes = new ArrayList<>();
         Response read;
+        List<CircuitBreakerState> save = changesOf("device-store-save");
+        List<CircuitBreakerState> find = changesOf("credential-finder");
+        List<CircuitBreakerState> revoke = changesOf("device-store-revoke");
         int afterRecovery;
         LocalStack.run("pgbouncer-stop");
         try {
@@ -49,19 +64,45 @@ class DatabaseOutageTest {
         }
         assertTrue(writes.stream().anyMatch(write -> write.jsonPath().getString("message").contains("circuit is open")),
                 "the circuit never opened");
+        assertTrue(save.contains(CircuitBreakerState.OPEN), "the writes' breaker never opened: " + save);
+        // The read failed once, the revocation was never called: neither breaker shares the writes' state.
+        assertEquals(List.of(), find, "the read's breaker changed state");
+        assertEquals(List.of(), revoke, "the revocation's breaker changed state");
+        // What the IdentityCircuitBreakerOpen alert reads, under the method name operators know.
+        String scrape = ManagementInterface.given().accept("text/plain").get("/q/metrics").then().statusCode(200)
+                .extract().asString();
+        assertTrue(scrape.lines().anyMatch(line -> line.startsWith("ft_circuitbreaker_opened_total{")
+                && line.contains("method=\"io.deviceidentity.registration.devices.DeviceStore.save\"")
+                && Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)) >= 1),
+                "no opening of DeviceStore.save's breaker in the metrics");
         assertEquals(503, read.statusCode());
         assertEquals("backend_unavailable", read.jsonPath().getString("reason"));
         assertEquals(201, afterRecovery, "the service did not recover after PgBouncer came back");
         assertEquals(1, Database.countWithPrefix(prefix), "a write refused during the outage was stored");
     }
 
-    /** Status of a PUT retried until it succeeds (the circuit's test delay is 1 s), for at most 15 s. */
-    private static int awaitRecovery(String clientId) throws InterruptedException {
+    /**
+     * Status of the first PUT that succeeds (the circuit's test delay is 1 s), retried for at most 15 s; more PUTs
+     * until the breaker has closed again (two successes), so that the next test finds it as every test should.
+     */
+    private int awaitRecovery(String clientId) throws InterruptedException {
         int status = 0;
         for (int attempt = 0; attempt < 60 && status != 201; attempt++) {
             Thread.sleep(250);
             status = api().body(passwordBody("after-outage-padded-to")).put(PATH, clientId).statusCode();
         }
+        for (int attempt = 0; attempt < 60 && breakers.currentState("device-store-save") != CircuitBreakerState.CLOSED;
+                attempt++) {
+            Thread.sleep(250);
+            api().body(passwordBody("after-outage-padded-to")).put(PATH, clientId);
+        }
         return status;
+    }
+
+    /** The states the breaker {@code name} moves to from now on. */
+    private List<CircuitBreakerState> changesOf(String name) {
+        List<CircuitBreakerState> changes = new CopyOnWriteArrayList<>();
+        breakers.onStateChange(name, changes::add);
+        return changes;
     }
 }
