@@ -8,15 +8,12 @@ import javax.sql.DataSource;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
-import jakarta.enterprise.inject.Produces;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.deviceidentity.overload.DatabaseGuard;
+import io.deviceidentity.overload.DatabaseGuardConfig;
 import io.deviceidentity.overload.PooledConnections;
-import io.smallrye.common.annotation.Identifier;
-import io.smallrye.faulttolerance.api.ApplyGuard;
-import io.smallrye.faulttolerance.api.Guard;
 
 /**
  * Reads one device's credential through the service's pool (PgBouncer): one indexed query, and the connection is
@@ -26,8 +23,8 @@ import io.smallrye.faulttolerance.api.Guard;
  *
  * <p>Guarded by its own {@link DatabaseGuard}, {@value #BREAKER}: a breaker that opens only when the database fails
  * (never on overload, including a pool wait that timed out, see {@link PooledConnections}) and a timeout. Its own,
- * so that the registration writes' breakers never refuse this read. Its numbers are configurable under
- * {@code quarkus.fault-tolerance."credential-finder".*}.
+ * so that the registration writes' breakers never refuse this read ({@code identity.database-guard.*} sets the
+ * numbers).
  *
  * <p>With standby reads on ({@link StandbyReads}), the read goes to the synchronous standby when it proves it has
  * replayed everything acknowledged, to the primary otherwise; a standby that fails is no failure of this method.
@@ -35,33 +32,33 @@ import io.smallrye.faulttolerance.api.Guard;
 @ApplicationScoped
 public class CredentialFinder {
 
-    /** The name of this read's circuit breaker, as operators see it, and of its guard's bean. */
+    /** The name of this read's circuit breaker, as operators see it. */
     public static final String BREAKER = "credential-finder";
-
-    @Produces
-    @Identifier(BREAKER)
-    static final Guard GUARD = DatabaseGuard.named(BREAKER);
 
     private final DataSource pool;
     private final CredentialRows rows;
     private final StandbyReads standby;
+    private final DatabaseGuard guard;
 
     /** {@code standby}: a service that may read from a synchronous standby provides one ({@link StandbyReads}). */
-    public CredentialFinder(DataSource pool, ObjectMapper json, Instance<StandbyReads> standby) {
+    public CredentialFinder(DataSource pool, ObjectMapper json, Instance<StandbyReads> standby,
+            DatabaseGuardConfig guards) {
         this.pool = pool;
         this.rows = new CredentialRows(json);
         this.standby = standby.isResolvable() ? standby.get() : StandbyReads.OFF;
+        this.guard = DatabaseGuard.of(guards, BREAKER, CredentialFinder.class, "find");
     }
 
     /** {@code withVerifier}: also read the fast path's verifier, in the same query (auth-service with the fast path on). */
-    @ApplyGuard(BREAKER)
     public Optional<DeviceCredential> find(String clientId, boolean withVerifier) throws SQLException {
-        Optional<Optional<DeviceCredential>> fromStandby = standby.find(rows, clientId, withVerifier);
-        if (fromStandby.isPresent()) {
-            return fromStandby.get();
-        }
-        try (Connection connection = PooledConnections.take(pool)) {
-            return rows.find(connection, clientId, withVerifier);
-        }
+        return guard.call(() -> {
+            Optional<Optional<DeviceCredential>> fromStandby = standby.find(rows, clientId, withVerifier);
+            if (fromStandby.isPresent()) {
+                return fromStandby.get();
+            }
+            try (Connection connection = PooledConnections.take(pool)) {
+                return rows.find(connection, clientId, withVerifier);
+            }
+        });
     }
 }

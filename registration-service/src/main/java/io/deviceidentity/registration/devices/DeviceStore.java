@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Produces;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -15,11 +14,9 @@ import io.deviceidentity.credentials.CredentialRows;
 import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.credentials.DeviceStatus;
 import io.deviceidentity.overload.DatabaseGuard;
+import io.deviceidentity.overload.DatabaseGuardConfig;
 import io.deviceidentity.overload.PooledConnections;
 import io.deviceidentity.registration.kicks.KickWorker;
-import io.smallrye.common.annotation.Identifier;
-import io.smallrye.faulttolerance.api.ApplyGuard;
-import io.smallrye.faulttolerance.api.Guard;
 
 /**
  * Writes device credential rows, through PgBouncer (reads go through identity-core's CredentialFinder). Each operation takes one pooled connection, runs one statement (which
@@ -30,8 +27,8 @@ import io.smallrye.faulttolerance.api.Guard;
  * <p>Each write has its own {@link DatabaseGuard} ({@value #SAVE_BREAKER}, {@value #REVOKE_BREAKER}): a circuit
  * breaker that opens only when the database fails, never on overload or a pool that had no connection to lend in
  * time ({@link PooledConnections}), so "open" keeps meaning "database down" and is answered at once with
- * {@code backend_unavailable}; and a timeout above the driver's socket timeout. Numbers are configurable under
- * {@code quarkus.fault-tolerance."<breaker>".*}.
+ * {@code backend_unavailable}; and a timeout above the driver's socket timeout ({@code identity.database-guard.*}
+ * sets the numbers).
  *
  * <p>With an EMQX API configured ({@link KickWorker#enabled()}), a revocation and a replacement also record, in the
  * same statement, a kick of the device's live session (the outbox {@code device_kicks}, V4), which the worker
@@ -44,16 +41,8 @@ public class DeviceStore {
     /** Create-or-replace's circuit breaker and timeout ({@link DatabaseGuard}), under the name operators see. */
     static final String SAVE_BREAKER = "device-store-save";
 
-    @Produces
-    @Identifier(SAVE_BREAKER)
-    static final Guard SAVE_GUARD = DatabaseGuard.named(SAVE_BREAKER);
-
     /** Revocation's circuit breaker and timeout ({@link DatabaseGuard}), under the name operators see. */
     static final String REVOKE_BREAKER = "device-store-revoke";
-
-    @Produces
-    @Identifier(REVOKE_BREAKER)
-    static final Guard REVOKE_GUARD = DatabaseGuard.named(REVOKE_BREAKER);
 
     /**
      * Create or replace in one statement: concurrent PUTs of one device serialize on its row and none fails on the
@@ -94,19 +83,26 @@ public class DeviceStore {
     private final AgroalDataSource dataSource;
     private final CredentialRows rows;
     private final KickWorker kicks;
+    private final DatabaseGuard saveGuard;
+    private final DatabaseGuard revokeGuard;
 
-    public DeviceStore(AgroalDataSource dataSource, ObjectMapper json, KickWorker kicks) {
+    public DeviceStore(AgroalDataSource dataSource, ObjectMapper json, KickWorker kicks, DatabaseGuardConfig guards) {
         this.dataSource = dataSource;
         this.rows = new CredentialRows(json);
         this.kicks = kicks;
+        this.saveGuard = DatabaseGuard.of(guards, SAVE_BREAKER, DeviceStore.class, "save");
+        this.revokeGuard = DatabaseGuard.of(guards, REVOKE_BREAKER, DeviceStore.class, "revoke");
     }
 
     /** The result of a create-or-replace: whether the row is new, and the device as now stored. */
     public record Saved(boolean created, DeviceCredential device) {
     }
 
-    @ApplyGuard(SAVE_BREAKER)
     public Saved save(String clientId, RegistrationRequest request, String passwordHash) throws SQLException {
+        return saveGuard.call(() -> upsert(clientId, request, passwordHash));
+    }
+
+    private Saved upsert(String clientId, RegistrationRequest request, String passwordHash) throws SQLException {
         boolean kick = kicks.enabled();
         try (Connection connection = PooledConnections.take(dataSource);
                 PreparedStatement statement = connection.prepareStatement(kick ? UPSERT_AND_KICK : UPSERT)) {
@@ -132,8 +128,11 @@ public class DeviceStore {
     }
 
     /** Marks an active device revoked; {@code false} when there is no such device or it is revoked already. */
-    @ApplyGuard(REVOKE_BREAKER)
     public boolean revoke(String clientId) throws SQLException {
+        return revokeGuard.call(() -> markRevoked(clientId));
+    }
+
+    private boolean markRevoked(String clientId) throws SQLException {
         if (!kicks.enabled()) {
             try (Connection connection = PooledConnections.take(dataSource);
                     PreparedStatement statement = connection.prepareStatement(REVOKE)) {

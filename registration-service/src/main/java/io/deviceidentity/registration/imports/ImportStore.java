@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Produces;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -16,13 +15,11 @@ import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.credentials.CredentialRows;
 import io.deviceidentity.credentials.legacy.PasswordScheme;
 import io.deviceidentity.overload.DatabaseGuard;
+import io.deviceidentity.overload.DatabaseGuardConfig;
 import io.deviceidentity.overload.PooledConnections;
 import io.deviceidentity.registration.passwords.LegacyHashes;
 import io.deviceidentity.registration.passwords.WeakHashes;
 import io.deviceidentity.registration.kicks.KickWorker;
-import io.smallrye.common.annotation.Identifier;
-import io.smallrye.faulttolerance.api.ApplyGuard;
-import io.smallrye.faulttolerance.api.Guard;
 
 /**
  * Writes one import batch as one statement on one pooled connection (through PgBouncer, transaction pooling): the
@@ -36,10 +33,6 @@ public class ImportStore {
 
     /** One import batch's circuit breaker and timeout ({@link DatabaseGuard}), under the name operators see. */
     static final String BREAKER = "import-store-write";
-
-    @Produces
-    @Identifier(BREAKER)
-    static final Guard GUARD = DatabaseGuard.named(BREAKER);
 
     private static final String INSERT = "INSERT INTO device_credentials"
             + " (client_id, username, password_hash, password_scheme, status, superuser, acl)"
@@ -80,9 +73,11 @@ public class ImportStore {
     private final WeakHashes weakHashes;
     private final KickWorker kicks;
     private final LegacyHashes legacyHashes;
+    private final DatabaseGuard guard;
 
     public ImportStore(AgroalDataSource dataSource, ObjectMapper json, WeakHashes weakHashes, KickWorker kicks,
-            LegacyHashes legacyHashes) {
+            LegacyHashes legacyHashes, DatabaseGuardConfig guards) {
+        this.guard = DatabaseGuard.of(guards, BREAKER, ImportStore.class, "write");
         this.legacyHashes = legacyHashes;
         this.dataSource = dataSource;
         this.rows = new CredentialRows(json);
@@ -98,8 +93,11 @@ public class ImportStore {
     }
 
     /** Rows of one batch must have distinct client ids (one statement cannot update a row twice). */
-    @ApplyGuard(BREAKER)
     public Written write(List<ImportRow> batch, boolean replaceExisting) throws SQLException {
+        return guard.call(() -> writeBatch(batch, replaceExisting));
+    }
+
+    private Written writeBatch(List<ImportRow> batch, boolean replaceExisting) throws SQLException {
         int size = batch.size();
         String[] clientIds = new String[size];
         String[] usernames = new String[size];

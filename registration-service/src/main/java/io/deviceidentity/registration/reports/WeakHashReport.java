@@ -10,14 +10,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Produces;
 
 import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.overload.DatabaseGuard;
+import io.deviceidentity.overload.DatabaseGuardConfig;
 import io.deviceidentity.overload.PooledConnections;
-import io.smallrye.common.annotation.Identifier;
-import io.smallrye.faulttolerance.api.ApplyGuard;
-import io.smallrye.faulttolerance.api.Guard;
 
 /**
  * Reads one page of weak hashes: one statement on one pooled connection, an index range scan on
@@ -32,16 +29,8 @@ public class WeakHashReport {
     /** A page of the report's circuit breaker and timeout ({@link DatabaseGuard}), under the name operators see. */
     static final String PAGE_BREAKER = "weak-hash-report";
 
-    @Produces
-    @Identifier(PAGE_BREAKER)
-    static final Guard PAGE_GUARD = DatabaseGuard.named(PAGE_BREAKER);
-
     /** The count by scheme's circuit breaker and timeout ({@link DatabaseGuard}), under the name operators see. */
     static final String SCHEMES_BREAKER = "weak-hash-report-schemes";
-
-    @Produces
-    @Identifier(SCHEMES_BREAKER)
-    static final Guard SCHEMES_GUARD = DatabaseGuard.named(SCHEMES_BREAKER);
 
     private static final String PAGE = "SELECT client_id, substr(password_hash, 5, 2) FROM device_credentials"
             + " WHERE status = 'active' AND substr(password_hash, 5, 2) < ?"
@@ -56,17 +45,25 @@ public class WeakHashReport {
             + " WHERE status = 'active' GROUP BY password_scheme";
 
     private final AgroalDataSource dataSource;
+    private final DatabaseGuard pageGuard;
+    private final DatabaseGuard schemesGuard;
 
-    public WeakHashReport(AgroalDataSource dataSource) {
+    public WeakHashReport(AgroalDataSource dataSource, DatabaseGuardConfig guards) {
         this.dataSource = dataSource;
+        this.pageGuard = DatabaseGuard.of(guards, PAGE_BREAKER, WeakHashReport.class, "page");
+        this.schemesGuard = DatabaseGuard.of(guards, SCHEMES_BREAKER, WeakHashReport.class, "schemes");
     }
 
     /**
      * Up to {@code limit} devices with a cost below {@code cost} (two digits, as stored) after the position
      * ({@code afterCost}, {@code afterClientId}); {@code ""} and {@code ""} start at the beginning.
      */
-    @ApplyGuard(PAGE_BREAKER)
     public List<WeakHashPage.WeakHash> page(String cost, String afterCost, String afterClientId, int limit)
+            throws SQLException {
+        return pageGuard.call(() -> readPage(cost, afterCost, afterClientId, limit));
+    }
+
+    private List<WeakHashPage.WeakHash> readPage(String cost, String afterCost, String afterClientId, int limit)
             throws SQLException {
         try (Connection connection = PooledConnections.take(dataSource);
                 PreparedStatement statement = connection.prepareStatement(PAGE)) {
@@ -85,8 +82,11 @@ public class WeakHashReport {
     }
 
     /** How many active devices are on each password scheme (only schemes that have one). */
-    @ApplyGuard(SCHEMES_BREAKER)
     public Map<String, Long> schemes() throws SQLException {
+        return schemesGuard.call(this::countSchemes);
+    }
+
+    private Map<String, Long> countSchemes() throws SQLException {
         try (Connection connection = PooledConnections.take(dataSource);
                 PreparedStatement statement = connection.prepareStatement(SCHEMES);
                 ResultSet result = statement.executeQuery()) {

@@ -2,6 +2,7 @@ package io.deviceidentity.registration.devices;
 
 import static io.deviceidentity.registration.support.Devices.api;
 import static io.deviceidentity.registration.support.Devices.passwordBody;
+import static io.deviceidentity.registration.support.Devices.uniqueId;
 import static io.deviceidentity.registration.support.Devices.uniquePrefix;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -31,6 +32,8 @@ import io.smallrye.faulttolerance.api.CircuitBreakerState;
 class DatabaseOutageTest {
 
     private static final String PATH = "/v1/devices/{id}";
+    /** The {@code method} tag of the write's fault-tolerance metrics. */
+    private static final String SAVE_METHOD = "method=\"io.deviceidentity.registration.devices.DeviceStore.save\"";
 
     @Inject
     CircuitBreakerMaintenance breakers;
@@ -40,9 +43,13 @@ class DatabaseOutageTest {
         String prefix = uniquePrefix("outage");
         List<Response> writes = new ArrayList<>();
         Response read;
+        // The store's bean, and with it its breakers, is built on first use.
+        api().body(passwordBody("outage-password-padded")).put(PATH, uniqueId("outage-first")).then()
+                .statusCode(201);
         List<CircuitBreakerState> save = changesOf("device-store-save");
         List<CircuitBreakerState> find = changesOf("credential-finder");
         List<CircuitBreakerState> revoke = changesOf("device-store-revoke");
+        List<String> openGauge;
         int afterRecovery;
         LocalStack.run("pgbouncer-stop");
         try {
@@ -51,6 +58,8 @@ class DatabaseOutageTest {
                 writes.add(api().body(passwordBody("outage-password-padded")).put(PATH, prefix + i));
             }
             read = api().get(PATH, prefix + 0);
+            openGauge = scrape().lines().filter(line -> line.startsWith("ft_circuitbreaker_state_current{")
+                    && line.contains(SAVE_METHOD) && line.contains("state=\"closed\"")).toList();
         } finally {
             LocalStack.run("pgbouncer-start");
             // Recover before asserting anything, so that a failure here never leaves the next test a broken pool.
@@ -68,13 +77,12 @@ class DatabaseOutageTest {
         // The read failed once, the revocation was never called: neither breaker shares the writes' state.
         assertEquals(List.of(), find, "the read's breaker changed state");
         assertEquals(List.of(), revoke, "the revocation's breaker changed state");
-        // What the IdentityCircuitBreakerOpen alert reads, under the method name operators know.
-        String scrape = ManagementInterface.given().accept("text/plain").get("/q/metrics").then().statusCode(200)
-                .extract().asString();
-        assertTrue(scrape.lines().anyMatch(line -> line.startsWith("ft_circuitbreaker_opened_total{")
-                && line.contains("method=\"io.deviceidentity.registration.devices.DeviceStore.save\"")
-                && Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)) >= 1),
-                "no opening of DeviceStore.save's breaker in the metrics");
+        // What the IdentityCircuitBreakerOpen alert and the dashboard read, under the method name operators know:
+        // while the breaker was open, its state gauge said it was not closed.
+        assertEquals(1, openGauge.size(), "DeviceStore.save's closed-state gauge: " + openGauge);
+        assertEquals(0, value(openGauge.get(0)), "the state gauge said closed while the breaker was open");
+        assertTrue(scrape().lines().anyMatch(line -> line.startsWith("ft_circuitbreaker_opened_total{")
+                && line.contains(SAVE_METHOD) && value(line) >= 1), "DeviceStore.save's opening is not in the metrics");
         assertEquals(503, read.statusCode());
         assertEquals("backend_unavailable", read.jsonPath().getString("reason"));
         assertEquals(201, afterRecovery, "the service did not recover after PgBouncer came back");
@@ -97,6 +105,16 @@ class DatabaseOutageTest {
             api().body(passwordBody("after-outage-padded-to")).put(PATH, clientId);
         }
         return status;
+    }
+
+    private static String scrape() {
+        return ManagementInterface.given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract()
+                .asString();
+    }
+
+    /** The sample's value, the last field of its line in the Prometheus text format. */
+    private static double value(String sample) {
+        return Double.parseDouble(sample.substring(sample.lastIndexOf(' ') + 1));
     }
 
     /** The states the breaker {@code name} moves to from now on. */

@@ -22,9 +22,7 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
                 "identity.schema.port", System.getProperty("test.pg.port", "55433"),
                 "identity.registration.tokens", Devices.TOKENS,
                 "identity.registration.bcrypt-cost", "4",
-                "quarkus.fault-tolerance.\"device-store-save\".circuit-breaker.delay", "1000",
-                "quarkus.fault-tolerance.\"credential-finder\".circuit-breaker.delay", "1000",
-                "quarkus.fault-tolerance.\"device-store-revoke\".circuit-breaker.delay", "1000",
+                "identity.database-guard.delay", "1s",
                 "quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN",
                 // Warm before the first test's request, as %test does for @QuarkusTest (ReadyOnlyWhenWarmTest runs
                 // the warm-up in the background, as production does).
