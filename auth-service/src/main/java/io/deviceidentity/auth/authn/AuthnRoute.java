@@ -7,7 +7,6 @@ import jakarta.ws.rs.core.HttpHeaders;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.deviceidentity.http.ErrorResponses;
-import io.deviceidentity.http.VertxRoutes;
 import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;

@@ -30,6 +30,8 @@ import io.deviceidentity.credentials.CredentialFinder;
 import io.deviceidentity.overload.BcryptWork;
 import io.deviceidentity.overload.DatabaseWork;
 import io.deviceidentity.overload.Lane;
+import io.deviceidentity.overload.ServiceUnavailableException;
+import io.deviceidentity.overload.UnavailableReason;
 import io.deviceidentity.testsupport.WarmPool;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -221,36 +223,33 @@ class SaturationAnswersTest {
     }
 
     @Test
-    void theSynchronousBulkheadOnTheReadRefusesAtOnceAndNeverOpensTheBreaker() throws Exception {
-        String id = uniqueId("bulkhead-full");
+    void aReadBeyondThePoolOutsideTheLaneIsRefusedAsOverloadAndNeverOpensTheBreaker() throws Exception {
+        String id = uniqueId("pool-full");
         device(id).store();
-        int bulkhead = database.concurrency(); // the bulkhead is set to the pool size, like the lane
+        int connections = pool.getConfiguration().connectionPoolConfiguration().maxSize();
+        int extra = 12; // more than the breaker's request volume threshold (10): all-failures would open it
         List<CompletableFuture<Object>> held = new ArrayList<>();
+        List<CompletableFuture<Object>> refused = new ArrayList<>();
         try (Connection locker = directConnection()) {
             locker.setAutoCommit(false);
             try (Statement lock = locker.createStatement()) {
                 lock.execute("LOCK TABLE device_credentials IN ACCESS EXCLUSIVE MODE");
             }
-            // Called directly (not through the lane), so that only the bulkhead stands in the way.
-            ExecutorService callers = Executors.newFixedThreadPool(bulkhead);
-            for (int i = 0; i < bulkhead; i++) {
-                held.add(CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return finder.find(id, false);
-                    } catch (Exception e) {
-                        return e;
-                    }
-                }, callers));
+            // Called directly (not through the lane), so that only the pool stands in the way: every connection is
+            // held by a read waiting for the lock, and the extra reads wait for one until the acquisition timeout.
+            ExecutorService callers = Executors.newFixedThreadPool(connections + extra);
+            for (int i = 0; i < connections; i++) {
+                held.add(CompletableFuture.supplyAsync(() -> find(id), callers));
+            }
+            awaitLockWaiters(connections);
+            for (int i = 0; i < extra; i++) {
+                refused.add(CompletableFuture.supplyAsync(() -> find(id), callers));
             }
             callers.shutdown();
-            awaitLockWaiters(bulkhead);
-            for (int i = 0; i < 12; i++) {
-                try {
-                    finder.find(id, false);
-                    throw new AssertionError("the bulkhead let an extra call through");
-                } catch (org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException expected) {
-                    // refused at once
-                }
+            for (CompletableFuture<Object> read : refused) {
+                Object result = read.get(10, TimeUnit.SECONDS);
+                assertTrue(result instanceof ServiceUnavailableException unavailable
+                        && unavailable.reason() == UnavailableReason.OVERLOAD, String.valueOf(result));
             }
             assertEquals(CircuitBreakerState.CLOSED, breakers.currentState("credential-finder"));
             locker.rollback();
@@ -258,6 +257,15 @@ class SaturationAnswersTest {
         for (CompletableFuture<Object> read : held) {
             Object result = read.get(10, TimeUnit.SECONDS);
             assertTrue(result instanceof java.util.Optional<?> found && found.isPresent(), String.valueOf(result));
+        }
+    }
+
+    /** The read's result, or what it threw. */
+    private Object find(String id) {
+        try {
+            return finder.find(id, false);
+        } catch (Exception e) {
+            return e;
         }
     }
 

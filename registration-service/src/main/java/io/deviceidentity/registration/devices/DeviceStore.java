@@ -7,24 +7,16 @@ import java.sql.SQLException;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.eclipse.microprofile.faulttolerance.Bulkhead;
-import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
-import org.eclipse.microprofile.faulttolerance.Timeout;
-import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
-import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.credentials.CredentialRows;
 import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.credentials.DeviceStatus;
-import io.deviceidentity.overload.DatabaseLimits;
+import io.deviceidentity.overload.DatabaseGuard;
+import io.deviceidentity.overload.DatabaseGuardConfig;
 import io.deviceidentity.overload.PooledConnections;
-import io.deviceidentity.overload.ServiceUnavailableException;
 import io.deviceidentity.registration.kicks.KickWorker;
-import io.smallrye.faulttolerance.api.CircuitBreakerName;
-import io.smallrye.faulttolerance.api.RateLimitException;
 
 /**
  * Writes device credential rows, through PgBouncer (reads go through identity-core's CredentialFinder). Each operation takes one pooled connection, runs one statement (which
@@ -32,12 +24,11 @@ import io.smallrye.faulttolerance.api.RateLimitException;
  * asks the pool for a second connection while holding one (the incident's deadlock), and nothing CPU-heavy happens
  * while a connection is held (the hash arrives ready-made).
  *
- * <p>The circuit breakers open only for database failures: overload exceptions, and a pool that had no connection
- * to lend in time ({@link PooledConnections}), are in {@code skipOn}, so "open" keeps meaning "database down" and is
- * answered at once with {@code backend_unavailable}. Like the read, each write has a synchronous {@code @Bulkhead}
- * (no queue: refused at once as overload) and a {@code @Timeout} above the driver's socket timeout
- * ({@link DatabaseLimits}). Numbers are configurable
- * under {@code quarkus.fault-tolerance."io.deviceidentity.registration.devices.DeviceStore/<method>".circuit-breaker.*}.
+ * <p>Each write has its own {@link DatabaseGuard} ({@value #SAVE_BREAKER}, {@value #REVOKE_BREAKER}): a circuit
+ * breaker that opens only when the database fails, never on overload or a pool that had no connection to lend in
+ * time ({@link PooledConnections}), so "open" keeps meaning "database down" and is answered at once with
+ * {@code backend_unavailable}; and a timeout above the driver's socket timeout ({@code identity.database-guard.*}
+ * sets the numbers).
  *
  * <p>With an EMQX API configured ({@link KickWorker#enabled()}), a revocation and a replacement also record, in the
  * same statement, a kick of the device's live session (the outbox {@code device_kicks}, V4), which the worker
@@ -46,6 +37,12 @@ import io.smallrye.faulttolerance.api.RateLimitException;
  */
 @ApplicationScoped
 public class DeviceStore {
+
+    /** Create-or-replace's circuit breaker and timeout ({@link DatabaseGuard}), under the name operators see. */
+    static final String SAVE_BREAKER = "device-store-save";
+
+    /** Revocation's circuit breaker and timeout ({@link DatabaseGuard}), under the name operators see. */
+    static final String REVOKE_BREAKER = "device-store-revoke";
 
     /**
      * Create or replace in one statement: concurrent PUTs of one device serialize on its row and none fails on the
@@ -86,24 +83,26 @@ public class DeviceStore {
     private final AgroalDataSource dataSource;
     private final CredentialRows rows;
     private final KickWorker kicks;
+    private final DatabaseGuard saveGuard;
+    private final DatabaseGuard revokeGuard;
 
-    public DeviceStore(AgroalDataSource dataSource, ObjectMapper json, KickWorker kicks) {
+    public DeviceStore(AgroalDataSource dataSource, ObjectMapper json, KickWorker kicks, DatabaseGuardConfig guards) {
         this.dataSource = dataSource;
         this.rows = new CredentialRows(json);
         this.kicks = kicks;
+        this.saveGuard = DatabaseGuard.of(guards, SAVE_BREAKER, DeviceStore.class, "save");
+        this.revokeGuard = DatabaseGuard.of(guards, REVOKE_BREAKER, DeviceStore.class, "revoke");
     }
 
     /** The result of a create-or-replace: whether the row is new, and the device as now stored. */
     public record Saved(boolean created, DeviceCredential device) {
     }
 
-    @Bulkhead(DatabaseLimits.BULKHEAD)
-    @Timeout(DatabaseLimits.TIMEOUT_MILLIS)
-    @CircuitBreakerName("device-store-save")
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
-            skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
-                    ServiceUnavailableException.class})
     public Saved save(String clientId, RegistrationRequest request, String passwordHash) throws SQLException {
+        return saveGuard.call(() -> upsert(clientId, request, passwordHash));
+    }
+
+    private Saved upsert(String clientId, RegistrationRequest request, String passwordHash) throws SQLException {
         boolean kick = kicks.enabled();
         try (Connection connection = PooledConnections.take(dataSource);
                 PreparedStatement statement = connection.prepareStatement(kick ? UPSERT_AND_KICK : UPSERT)) {
@@ -129,13 +128,11 @@ public class DeviceStore {
     }
 
     /** Marks an active device revoked; {@code false} when there is no such device or it is revoked already. */
-    @Bulkhead(DatabaseLimits.BULKHEAD)
-    @Timeout(DatabaseLimits.TIMEOUT_MILLIS)
-    @CircuitBreakerName("device-store-revoke")
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
-            skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
-                    ServiceUnavailableException.class})
     public boolean revoke(String clientId) throws SQLException {
+        return revokeGuard.call(() -> markRevoked(clientId));
+    }
+
+    private boolean markRevoked(String clientId) throws SQLException {
         if (!kicks.enabled()) {
             try (Connection connection = PooledConnections.take(dataSource);
                     PreparedStatement statement = connection.prepareStatement(REVOKE)) {

@@ -9,25 +9,17 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.eclipse.microprofile.faulttolerance.Bulkhead;
-import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
-import org.eclipse.microprofile.faulttolerance.Timeout;
-import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
-import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.credentials.CredentialRows;
 import io.deviceidentity.credentials.legacy.PasswordScheme;
-import io.deviceidentity.overload.DatabaseLimits;
+import io.deviceidentity.overload.DatabaseGuard;
+import io.deviceidentity.overload.DatabaseGuardConfig;
 import io.deviceidentity.overload.PooledConnections;
-import io.deviceidentity.overload.ServiceUnavailableException;
 import io.deviceidentity.registration.passwords.LegacyHashes;
 import io.deviceidentity.registration.passwords.WeakHashes;
 import io.deviceidentity.registration.kicks.KickWorker;
-import io.smallrye.faulttolerance.api.CircuitBreakerName;
-import io.smallrye.faulttolerance.api.RateLimitException;
 
 /**
  * Writes one import batch as one statement on one pooled connection (through PgBouncer, transaction pooling): the
@@ -38,6 +30,9 @@ import io.smallrye.faulttolerance.api.RateLimitException;
  */
 @ApplicationScoped
 public class ImportStore {
+
+    /** One import batch's circuit breaker and timeout ({@link DatabaseGuard}), under the name operators see. */
+    static final String BREAKER = "import-store-write";
 
     private static final String INSERT = "INSERT INTO device_credentials"
             + " (client_id, username, password_hash, password_scheme, status, superuser, acl)"
@@ -78,9 +73,11 @@ public class ImportStore {
     private final WeakHashes weakHashes;
     private final KickWorker kicks;
     private final LegacyHashes legacyHashes;
+    private final DatabaseGuard guard;
 
     public ImportStore(AgroalDataSource dataSource, ObjectMapper json, WeakHashes weakHashes, KickWorker kicks,
-            LegacyHashes legacyHashes) {
+            LegacyHashes legacyHashes, DatabaseGuardConfig guards) {
+        this.guard = DatabaseGuard.of(guards, BREAKER, ImportStore.class, "write");
         this.legacyHashes = legacyHashes;
         this.dataSource = dataSource;
         this.rows = new CredentialRows(json);
@@ -96,13 +93,11 @@ public class ImportStore {
     }
 
     /** Rows of one batch must have distinct client ids (one statement cannot update a row twice). */
-    @Bulkhead(DatabaseLimits.BULKHEAD)
-    @Timeout(DatabaseLimits.TIMEOUT_MILLIS)
-    @CircuitBreakerName("import-store-write")
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
-            skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
-                    ServiceUnavailableException.class})
     public Written write(List<ImportRow> batch, boolean replaceExisting) throws SQLException {
+        return guard.call(() -> writeBatch(batch, replaceExisting));
+    }
+
+    private Written writeBatch(List<ImportRow> batch, boolean replaceExisting) throws SQLException {
         int size = batch.size();
         String[] clientIds = new String[size];
         String[] usernames = new String[size];

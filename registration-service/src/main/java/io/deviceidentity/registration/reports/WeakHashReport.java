@@ -11,18 +11,10 @@ import java.util.TreeMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.eclipse.microprofile.faulttolerance.Bulkhead;
-import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
-import org.eclipse.microprofile.faulttolerance.Timeout;
-import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
-import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
-
 import io.agroal.api.AgroalDataSource;
-import io.deviceidentity.overload.DatabaseLimits;
+import io.deviceidentity.overload.DatabaseGuard;
+import io.deviceidentity.overload.DatabaseGuardConfig;
 import io.deviceidentity.overload.PooledConnections;
-import io.deviceidentity.overload.ServiceUnavailableException;
-import io.smallrye.faulttolerance.api.CircuitBreakerName;
-import io.smallrye.faulttolerance.api.RateLimitException;
 
 /**
  * Reads one page of weak hashes: one statement on one pooled connection, an index range scan on
@@ -33,6 +25,12 @@ import io.smallrye.faulttolerance.api.RateLimitException;
  */
 @ApplicationScoped
 public class WeakHashReport {
+
+    /** A page of the report's circuit breaker and timeout ({@link DatabaseGuard}), under the name operators see. */
+    static final String PAGE_BREAKER = "weak-hash-report";
+
+    /** The count by scheme's circuit breaker and timeout ({@link DatabaseGuard}), under the name operators see. */
+    static final String SCHEMES_BREAKER = "weak-hash-report-schemes";
 
     private static final String PAGE = "SELECT client_id, substr(password_hash, 5, 2) FROM device_credentials"
             + " WHERE status = 'active' AND substr(password_hash, 5, 2) < ?"
@@ -47,22 +45,25 @@ public class WeakHashReport {
             + " WHERE status = 'active' GROUP BY password_scheme";
 
     private final AgroalDataSource dataSource;
+    private final DatabaseGuard pageGuard;
+    private final DatabaseGuard schemesGuard;
 
-    public WeakHashReport(AgroalDataSource dataSource) {
+    public WeakHashReport(AgroalDataSource dataSource, DatabaseGuardConfig guards) {
         this.dataSource = dataSource;
+        this.pageGuard = DatabaseGuard.of(guards, PAGE_BREAKER, WeakHashReport.class, "page");
+        this.schemesGuard = DatabaseGuard.of(guards, SCHEMES_BREAKER, WeakHashReport.class, "schemes");
     }
 
     /**
      * Up to {@code limit} devices with a cost below {@code cost} (two digits, as stored) after the position
      * ({@code afterCost}, {@code afterClientId}); {@code ""} and {@code ""} start at the beginning.
      */
-    @Bulkhead(DatabaseLimits.BULKHEAD)
-    @Timeout(DatabaseLimits.TIMEOUT_MILLIS)
-    @CircuitBreakerName("weak-hash-report")
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
-            skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
-                    ServiceUnavailableException.class})
     public List<WeakHashPage.WeakHash> page(String cost, String afterCost, String afterClientId, int limit)
+            throws SQLException {
+        return pageGuard.call(() -> readPage(cost, afterCost, afterClientId, limit));
+    }
+
+    private List<WeakHashPage.WeakHash> readPage(String cost, String afterCost, String afterClientId, int limit)
             throws SQLException {
         try (Connection connection = PooledConnections.take(dataSource);
                 PreparedStatement statement = connection.prepareStatement(PAGE)) {
@@ -81,13 +82,11 @@ public class WeakHashReport {
     }
 
     /** How many active devices are on each password scheme (only schemes that have one). */
-    @Bulkhead(DatabaseLimits.BULKHEAD)
-    @Timeout(DatabaseLimits.TIMEOUT_MILLIS)
-    @CircuitBreakerName("weak-hash-report-schemes")
-    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 3000, successThreshold = 2,
-            skipOn = {BulkheadException.class, TimeoutException.class, RateLimitException.class,
-                    ServiceUnavailableException.class})
     public Map<String, Long> schemes() throws SQLException {
+        return schemesGuard.call(this::countSchemes);
+    }
+
+    private Map<String, Long> countSchemes() throws SQLException {
         try (Connection connection = PooledConnections.take(dataSource);
                 PreparedStatement statement = connection.prepareStatement(SCHEMES);
                 ResultSet result = statement.executeQuery()) {

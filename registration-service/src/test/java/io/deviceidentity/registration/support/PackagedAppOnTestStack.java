@@ -22,9 +22,7 @@ public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManag
                 "identity.schema.port", System.getProperty("test.pg.port", "55433"),
                 "identity.registration.tokens", Devices.TOKENS,
                 "identity.registration.bcrypt-cost", "4",
-                "quarkus.fault-tolerance.\"io.deviceidentity.registration.devices.DeviceStore/save\".circuit-breaker.delay", "1000",
-                "quarkus.fault-tolerance.\"io.deviceidentity.credentials.CredentialFinder/find\".circuit-breaker.delay", "1000",
-                "quarkus.fault-tolerance.\"io.deviceidentity.registration.devices.DeviceStore/revoke\".circuit-breaker.delay", "1000",
+                "identity.database-guard.delay", "1s",
                 "quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN",
                 // Warm before the first test's request, as %test does for @QuarkusTest (ReadyOnlyWhenWarmTest runs
                 // the warm-up in the background, as production does).

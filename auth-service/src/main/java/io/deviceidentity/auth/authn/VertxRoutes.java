@@ -1,4 +1,4 @@
-package io.deviceidentity.http;
+package io.deviceidentity.auth.authn;
 
 import java.util.List;
 import java.util.Map;
@@ -10,6 +10,7 @@ import jakarta.ws.rs.core.Response;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.deviceidentity.http.ErrorResponses;
 import io.quarkus.vertx.http.runtime.VertxHttpRecorder;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -19,11 +20,12 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * The request and answer of an endpoint served on a plain Vert.x route instead of Quarkus REST, with the same answers
- * ({@link RequestAnswerer}'s, including the error bodies of {@link ErrorResponses}). For the one endpoint whose every
- * microsecond is taken from bcrypt in a storm (auth-service's {@code /mqtt/authn}, docs/overload.md).
+ * The request and answer of {@link AuthnRoute}, served on a plain Vert.x route instead of Quarkus REST, with the same
+ * answers ({@link io.deviceidentity.http.RequestAnswerer}'s, including the error bodies of {@link ErrorResponses}).
+ * Only {@code /mqtt/authn} needs it, the one endpoint whose every microsecond is taken from bcrypt in a storm
+ * (docs/overload.md), so it lives beside its route.
  */
-public final class VertxRoutes {
+final class VertxRoutes {
 
     /** Used only when Quarkus did not store its body limit for the request (it does whenever one is configured). */
     static final long FALLBACK_MAX_BODY = 16 * 1024;
@@ -36,7 +38,7 @@ public final class VertxRoutes {
      * {@code quarkus.http.limits.max-body-size} is answered 413 and the connection closed: a declared length over it
      * is refused by Quarkus before any route runs, a chunked body here, as soon as it outgrows the limit.
      */
-    public static void readBody(RoutingContext context, ObjectMapper json, Consumer<byte[]> onBody) {
+    static void readBody(RoutingContext context, ObjectMapper json, Consumer<byte[]> onBody) {
         HttpServerRequest request = context.request();
         Long stored = context.get(VertxHttpRecorder.MAX_REQUEST_SIZE_KEY);
         long limit = stored == null ? FALLBACK_MAX_BODY : stored;
@@ -68,7 +70,7 @@ public final class VertxRoutes {
      * thread (the latter at idle priority) is not serialized there, and Vert.x writes from its own thread without a
      * second hop.
      */
-    public static void answerWhenDecided(RoutingContext context, CompletionStage<Response> answer, ObjectMapper json) {
+    static void answerWhenDecided(RoutingContext context, CompletionStage<Response> answer, ObjectMapper json) {
         Context requestContext = Vertx.currentContext();
         answer.whenComplete((response, failure) -> {
             Response decided = failure == null ? response : ErrorResponses.answerFor(failure).response();
@@ -81,7 +83,7 @@ public final class VertxRoutes {
     }
 
     /** Answers at once, on the calling event loop: a refusal decided before the body is read. */
-    public static void answerNow(RoutingContext context, Response response, ObjectMapper json) {
+    static void answerNow(RoutingContext context, Response response, ObjectMapper json) {
         send(context.response(), response, json);
     }
 
