@@ -25,7 +25,7 @@ import io.quarkus.agroal.DataSource;
 
 /**
  * Writes verifiers after the answer has gone out, through a {@link WriteBehind} (a bounded queue drained by one
- * thread, in batches of {@value #BATCH}, written as soon as they are queued), on a datasource
+ * thread, in batches of at most {@code write-batch}, written as soon as they are queued), on a datasource
  * of its own with one connection ({@code quarkus.datasource."verifiers".*}), so a write never delays an answer and
  * never takes a connection from the reads. When the queue is full, or a write has waited longer than
  * {@code write-max-wait}, the write is dropped and counted: the device then pays bcrypt once more on its next
@@ -40,7 +40,6 @@ import io.quarkus.agroal.DataSource;
 public class VerifierWriter {
 
     private static final Logger LOG = Logger.getLogger(VerifierWriter.class);
-    private static final int BATCH = 100;
     private static final String WRITE = "UPDATE device_credentials SET verifier_key_id = ?, verifier = ?"
             + " WHERE client_id = ? AND password_hash = ? AND status = 'active'";
 
@@ -70,14 +69,14 @@ public class VerifierWriter {
     @Inject
     public VerifierWriter(@DataSource("verifiers") AgroalDataSource dataSource, AuthConfig config,
             MeterRegistry registry) {
-        this(dataSource, config.fastPath().writeQueue(), config.fastPath().writeMaxWait(), System::nanoTime,
-                registry);
+        this(dataSource, config.fastPath().writeQueue(), config.fastPath().writeBatch(),
+                config.fastPath().writeMaxWait(), System::nanoTime, registry);
     }
 
-    VerifierWriter(AgroalDataSource dataSource, int capacity, Duration maxWait, LongSupplier clock,
+    VerifierWriter(AgroalDataSource dataSource, int capacity, int batchSize, Duration maxWait, LongSupplier clock,
             MeterRegistry registry) {
         this.dataSource = dataSource;
-        this.queue = WriteBehind.draining("verifier-writer", capacity, BATCH, this::writeFresh);
+        this.queue = WriteBehind.draining("verifier-writer", capacity, batchSize, this::writeFresh);
         this.maxWaitNanos = maxWait.toNanos();
         this.clock = clock;
         Gauge.builder(MetricNames.FASTPATH_WRITE_QUEUE_DEPTH, queue, WriteBehind::queued).register(registry);

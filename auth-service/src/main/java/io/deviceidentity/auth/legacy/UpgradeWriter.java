@@ -15,6 +15,7 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import io.agroal.api.AgroalDataSource;
+import io.deviceidentity.auth.AuthConfig;
 import io.deviceidentity.auth.fastpath.FastPath;
 import io.deviceidentity.auth.fastpath.SecondAttempt;
 import io.deviceidentity.auth.writebehind.WriteBehind;
@@ -25,8 +26,8 @@ import io.quarkus.agroal.DataSource;
 
 /**
  * Stores legacy rows' new bcrypt hashes after the answer has gone out, as the fast path's
- * {@link io.deviceidentity.auth.fastpath.VerifierWriter} stores verifiers: a {@link WriteBehind} of {@value #QUEUE},
- * written one at a time in the order they were queued, on the one-connection {@code verifiers} datasource, so a write never delays an answer nor takes a connection from the
+ * {@link io.deviceidentity.auth.fastpath.VerifierWriter} stores verifiers: a {@link WriteBehind} of
+ * {@code upgrade-queue} (100), written one at a time in the order they were queued, on the one-connection {@code verifiers} datasource, so a write never delays an answer nor takes a connection from the
  * reads; a write that fails is tried once more ({@link SecondAttempt}). The only statement is
  * {@code upgrade_legacy_password} (V6), or {@code strengthen_bcrypt_password} (V7) for a weak bcrypt row: a
  * compare-and-set the schema owner grants, which replaces the hash only while the row is still of its kind (legacy;
@@ -42,7 +43,6 @@ import io.quarkus.agroal.DataSource;
 public class UpgradeWriter {
 
     private static final Logger LOG = Logger.getLogger(UpgradeWriter.class);
-    static final int QUEUE = 100;
 
     /**
      * One verified row to replace ({@code kind}) and its new hash. {@code password} is secret: toString leaves it
@@ -63,14 +63,14 @@ public class UpgradeWriter {
 
     private final AgroalDataSource dataSource;
     private final FastPath fastPath;
-    private final WriteBehind<Upgrade> queue =
-            WriteBehind.draining("legacy-upgrade-writer", QUEUE, 1, this::writeEach);
+    private final WriteBehind<Upgrade> queue;
     private final Map<UpgradeKind, Outcomes> outcomes = new EnumMap<>(UpgradeKind.class);
 
     @Inject
-    public UpgradeWriter(@DataSource("verifiers") AgroalDataSource dataSource, FastPath fastPath,
+    public UpgradeWriter(@DataSource("verifiers") AgroalDataSource dataSource, FastPath fastPath, AuthConfig config,
             MeterRegistry registry) {
         this.dataSource = dataSource;
+        this.queue = WriteBehind.draining("legacy-upgrade-writer", config.legacy().upgradeQueue(), 1, this::writeEach);
         this.fastPath = fastPath;
         for (UpgradeKind kind : UpgradeKind.values()) {
             // stale: another replica (or a PUT, an import, a revocation) changed the row since it was read.

@@ -28,7 +28,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * the request's path.
  *
  * <p>The bound across replicas: a replica decides on the last total it read or wrote (at most
- * {@value ReplicaCounts#REFRESH_MILLIS} ms old, re-read on the lane before the check otherwise) plus its own failures
+ * {@code refresh-interval} old, 1 s by default, re-read on the lane before the check otherwise) plus its own failures
  * since. So a key's limit L is exceeded by at most what the other replicas admit for it between two of their
  * refreshes, each at most L, and in practice at most their bcrypt capacity for one key in one refresh:
  * L + (replicas − 1) × min(L, bcrypt/s). A counter the writer had no room for stays local: this replica still
@@ -63,8 +63,8 @@ public class AttemptBudget {
         this.wallMillis = wallMillis;
         this.periodSeconds = Math.max(1, config.period().toSeconds());
         this.counts = new ReplicaCounts(reads, database, nanos, config.maxTrackedDevices(),
-                config.period().multipliedBy(2));
-        this.writer = new FailureWriter(writes, nanos, () -> window(wallMillis.getAsLong()), registry);
+                config.period().multipliedBy(2), config.refreshInterval());
+        this.writer = new FailureWriter(config, writes, nanos, () -> window(wallMillis.getAsLong()), registry);
         this.writerRunning = flushEvery && config.enabled();
         if (writerRunning) {
             writer.start();

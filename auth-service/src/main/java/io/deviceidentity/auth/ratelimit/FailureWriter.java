@@ -2,7 +2,6 @@ package io.deviceidentity.auth.ratelimit;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +11,7 @@ import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
+import io.deviceidentity.auth.AuthConfig;
 import io.deviceidentity.auth.ratelimit.FailureStore.Key;
 import io.deviceidentity.auth.writebehind.WriteBehind;
 import io.deviceidentity.metrics.MetricNames;
@@ -19,20 +19,17 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Shares this replica's failures with the others: a {@link WriteBehind} that every {@value #FLUSH_MILLIS} ms writes
- * the counters charged since its last round, at most {@value #BATCH} per statement, aggregated (a spray of N failures
- * on K keys is one statement of K rows, not N writes). The statement returns the cluster-wide totals, which replace
- * this replica's view. A counter is queued once however often it is charged; when {@value #MAX_UNFLUSHED} wait, a new
- * one stays local (counted in {@code identity_budget_writes_dropped_total}) until it is charged again with room to
+ * Shares this replica's failures with the others: a {@link WriteBehind} that every {@code write-interval} (200 ms)
+ * writes the counters charged since its last round, at most {@code write-batch} (1000) per statement, aggregated (a
+ * spray of N failures on K keys is one statement of K rows, not N writes). The statement returns the cluster-wide
+ * totals, which replace this replica's view. A counter is queued once however often it is charged; when
+ * {@code write-queue} (20 000) wait, a new one stays local (counted in {@code identity_budget_writes_dropped_total}) until it is charged again with room to
  * spare. A batch that fails is kept for the next round, and this replica's counts hold meanwhile. After each round,
  * the windows that can no longer refuse anything are deleted.
  */
 final class FailureWriter {
 
     private static final Logger LOG = Logger.getLogger(FailureWriter.class);
-    static final long FLUSH_MILLIS = 200;
-    static final int MAX_UNFLUSHED = 20_000;
-    private static final int BATCH = 1000;
 
     private final DataSource writes;
     private final LongSupplier nanos;
@@ -43,18 +40,19 @@ final class FailureWriter {
     private final Counter dropped;
     private long forgottenBefore = Long.MIN_VALUE;
 
-    FailureWriter(DataSource writes, LongSupplier nanos, LongSupplier currentWindow, MeterRegistry registry) {
+    FailureWriter(AuthConfig.RateLimit config, DataSource writes, LongSupplier nanos, LongSupplier currentWindow,
+            MeterRegistry registry) {
         this.writes = writes;
         this.nanos = nanos;
         this.currentWindow = currentWindow;
-        this.queue = WriteBehind.every("failure-writer", Duration.ofMillis(FLUSH_MILLIS), MAX_UNFLUSHED, BATCH,
-                this::write, this::forgetEndedWindows);
+        this.queue = WriteBehind.every("failure-writer", config.writeInterval(), config.writeQueue(),
+                config.writeBatch(), this::write, this::forgetEndedWindows);
         this.written = registry.counter(MetricNames.BUDGET_WRITES, MetricNames.TAG_RESULT, "written");
         this.failed = registry.counter(MetricNames.BUDGET_WRITES, MetricNames.TAG_RESULT, "failed");
         this.dropped = registry.counter(MetricNames.BUDGET_WRITES_DROPPED);
     }
 
-    /** Writes every {@value #FLUSH_MILLIS} ms from now on, on a thread of its own. */
+    /** Writes every interval from now on, on a thread of its own. */
     void start() {
         queue.start();
     }

@@ -3,7 +3,6 @@ package io.deviceidentity.auth.ratelimit;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 import javax.sql.DataSource;
@@ -17,20 +16,21 @@ import io.deviceidentity.overload.PooledConnections;
 
 /**
  * This replica's view of the failure counts every replica shares: a bounded map of {@link SharedCount}s, and when
- * the ones a decision needs are older than {@value #REFRESH_MILLIS} ms, one read of the shared totals on the database
+ * the ones a decision needs are older than the refresh interval ({@code refresh-interval}, 1 s), one read of the shared totals on the database
  * lane (in the known share: the device is known to exist). What the refresh interval bounds is said in
  * {@link AttemptBudget}.
  */
 final class ReplicaCounts {
 
-    static final long REFRESH_MILLIS = 1000;
-
     private final DataSource reads;
     private final DatabaseLane database;
     private final LongSupplier nanos;
     private final Cache<Key, SharedCount> counts;
+    private final long refreshNanos;
 
-    ReplicaCounts(DataSource reads, DatabaseLane database, LongSupplier nanos, long maxTracked, Duration idle) {
+    ReplicaCounts(DataSource reads, DatabaseLane database, LongSupplier nanos, long maxTracked, Duration idle,
+            Duration refresh) {
+        this.refreshNanos = refresh.toNanos();
         this.reads = reads;
         this.database = database;
         this.nanos = nanos;
@@ -103,8 +103,7 @@ final class ReplicaCounts {
                 new Key(clientId, source, window - 1), new Key(clientId, FailureStore.ANY_SOURCE, window - 1)};
     }
 
-    private static boolean fresh(SharedCount count, long now) {
-        return count.syncedAt != Long.MIN_VALUE
-                && now - count.syncedAt <= TimeUnit.MILLISECONDS.toNanos(REFRESH_MILLIS);
+    private boolean fresh(SharedCount count, long now) {
+        return count.syncedAt != Long.MIN_VALUE && now - count.syncedAt <= refreshNanos;
     }
 }
