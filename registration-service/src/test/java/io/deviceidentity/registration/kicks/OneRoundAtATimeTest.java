@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
 
@@ -27,57 +28,55 @@ class OneRoundAtATimeTest {
         }
     }
 
-    @Test
-    void aPollWhileARoundRunsIsSkipped() {
-        ByHand executor = new ByHand();
-        int[] rounds = {0};
+    private final ByHand executor = new ByHand();
+    private int rounds;
+
+    /** A gate whose first round calls {@code duringFirstRound} on it, as a poll or a commit would meanwhile. */
+    private OneRoundAtATime gateThatDuringItsFirstRound(Consumer<OneRoundAtATime> duringFirstRound) {
         OneRoundAtATime[] gate = new OneRoundAtATime[1];
         gate[0] = new OneRoundAtATime(executor, () -> {
-            rounds[0]++;
-            if (rounds[0] == 1) {
-                gate[0].poll();
+            if (++rounds == 1) {
+                duringFirstRound.accept(gate[0]);
             }
         });
+        return gate[0];
+    }
 
-        gate[0].poll();
+    @Test
+    void aPollWhileARoundRunsIsSkipped() {
+        OneRoundAtATime gate = gateThatDuringItsFirstRound(OneRoundAtATime::poll);
+
+        gate.poll();
         executor.runNext();
 
-        assertEquals(1, rounds[0]);
+        assertEquals(1, rounds);
         assertEquals(0, executor.waiting.size(), "no second round was handed to the executor");
     }
 
     @Test
     void aNudgeWhileARoundRunsIsRunRightAfterItAndNeverAlongsideIt() {
-        ByHand executor = new ByHand();
-        int[] rounds = {0};
-        OneRoundAtATime[] gate = new OneRoundAtATime[1];
-        gate[0] = new OneRoundAtATime(executor, () -> {
-            rounds[0]++;
-            if (rounds[0] == 1) {
-                gate[0].nudge();
-                gate[0].nudge();
-            }
+        OneRoundAtATime gate = gateThatDuringItsFirstRound(during -> {
+            during.nudge();
+            during.nudge();
         });
 
-        gate[0].poll();
+        gate.poll();
         assertEquals(1, executor.waiting.size());
         executor.runNext();
 
-        assertEquals(2, rounds[0], "the round, then one more for the nudges that came during it");
+        assertEquals(2, rounds, "the round, then one more for the nudges that came during it");
         assertEquals(0, executor.waiting.size(), "both on the one task: never two rounds at once");
     }
 
     @Test
     void aNudgeWhenIdleStartsARound() {
-        ByHand executor = new ByHand();
-        int[] rounds = {0};
-        OneRoundAtATime gate = new OneRoundAtATime(executor, () -> rounds[0]++);
+        OneRoundAtATime gate = gateThatDuringItsFirstRound(during -> { });
 
         gate.nudge();
         gate.nudge();
         executor.runNext();
 
-        assertEquals(1, rounds[0], "two nudges before the round started: one round sees both kicks");
+        assertEquals(1, rounds, "two nudges before the round started: one round sees both kicks");
         assertEquals(0, executor.waiting.size());
     }
 }
