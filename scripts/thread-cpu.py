@@ -6,7 +6,7 @@
                                                       for ANSWERS answers in that span, the microseconds per answer
 
 Groups come from the thread names Linux keeps in /proc/PID/task/TID/comm (15 characters): bcrypt-*, vert.x-eventloop*
-(the event loop: HTTP, JSON, the answer), database-* (the DatabaseLane's JDBC threads), C1/C2 CompilerThread (the
+(the event loop: HTTP, JSON, the answer), database-* (the database lane's JDBC threads), C1/C2 CompilerThread (the
 JIT), GC threads, and the rest. A thread that ended between the snapshots is missing from AFTER; its ticks are lost,
 so the figures are a lower bound when threads come and go (the service's threads are long-lived).
 """

@@ -184,6 +184,9 @@ def adversary_figures(rows, request_timeout):
     }
 
 
+BEFORE_KILL_S = 10
+
+
 def failover_figures(calls, marks, events, storm, must_exist, must_revoke, missing, resurrected):
     """The failover phase's figures (None when it did not run): failover.py's calls (revoked, cold), the probe's
     answers (auth and registration), the login storm's, and the phase's marks (fault = first kill, second-kill,
@@ -214,6 +217,9 @@ def failover_figures(calls, marks, events, storm, must_exist, must_revoke, missi
                                                if r["status"] == 503)),
                      "known_with_verifier": {"logins": len(known), "allowed": sum(1 for r in known if allowed(r)),
                                              "answers": count_answers(known)}})
+    # The same answers in the seconds before the first kill: a service already refusing then is overloaded by the
+    # machine it runs on, not by the failover, and its overload 503s in the phase say nothing about the database lane.
+    before = [r for r in auth if start - BEFORE_KILL_S <= r["t"] < start and r["status"] == 503]
     opened = [r["t"] for r in inside if "+circuit_open" in r["reason"]]
     last_open = max(opened) if opened else None
     writes = [e for e in events if e["w"] == "reg" and start <= e["t"] <= end]
@@ -226,6 +232,7 @@ def failover_figures(calls, marks, events, storm, must_exist, must_revoke, missi
         "auth_503": sum(1 for r in inside if r["status"] == 503),
         "auth_503_reasons": sorted(set(r["reason"].replace("+circuit_open", "") for r in inside if r["status"] == 503)),
         "auth_other_5xx": sum(1 for r in inside if r["status"] >= 500 and r["status"] != 503),
+        "auth_503_before_kill": count_answers(before),
         "reg_other_5xx": sum(1 for e in writes if e["status"] >= 500 and e["status"] != 503),
         "breaker_opened": bool(opened),
         "allowed_after_breaker": sum(1 for r in inside if allowed(r) and last_open is not None and r["t"] > last_open),
@@ -250,8 +257,9 @@ def judge_failover(promise, f, goal):
     reasons = f["auth_503_reasons"]
     promise("failover: auth-service answered 503 naming the database, never another 5xx",
             f["auth_other_5xx"] == 0 and f["reg_other_5xx"] == 0 and set(reasons) <= {"backend_unavailable"},
-            "%d auth 503 (reasons %s), %d other auth 5xx, %d other registration 5xx"
-            % (f["auth_503"], reasons or "none", f["auth_other_5xx"], f["reg_other_5xx"]))
+            "%d auth 503 (reasons %s), %d other auth 5xx, %d other registration 5xx; in the %d s before the kill: %s"
+            % (f["auth_503"], reasons or "none", f["auth_other_5xx"], f["reg_other_5xx"], BEFORE_KILL_S,
+               f.get("auth_503_before_kill") or "no 503"))
     promise("failover: the circuit breaker closed by itself", not f["breaker_opened"] or f["allowed_after_breaker"] > 0,
             "opened: %s; logins allowed after its last open answer: %d" % (f["breaker_opened"], f["allowed_after_breaker"]))
     for k in f["kills"]:

@@ -197,7 +197,7 @@ public interface AuthConfig {
 
     /**
      * Rows imported with another broker's hash (docs/migration.md): verified with their own scheme, and replaced by
-     * bcrypt after their first successful login, when the bcrypt executor is idle (otherwise deferred to a later login).
+     * bcrypt after their first successful login, when the bcrypt lane is idle (otherwise deferred to a later login).
      */
     interface Legacy {
         /**

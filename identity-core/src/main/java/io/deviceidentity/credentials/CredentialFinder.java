@@ -27,7 +27,7 @@ import io.smallrye.faulttolerance.api.RateLimitException;
  * Reads one device's credential through the service's pool (PgBouncer): one indexed query, and the connection is
  * back in the pool before this method returns, so nobody holds a connection while bcrypt runs. auth-service reads
  * with it before every check, registration-service for {@code GET}. Callers run it on the
- * {@link io.deviceidentity.overload.DatabaseLane}.
+ * database {@link io.deviceidentity.overload.Lane}.
  *
  * <p>{@code @Bulkhead} (synchronous, so without a queue) refuses a call at once when as many are running as the
  * pool has connections ({@code overload}); {@code @Timeout} is the outer bound of one read, above the driver's

@@ -10,8 +10,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 
 import io.deviceidentity.metrics.Outcomes;
+import io.deviceidentity.overload.DatabaseWork;
 import io.deviceidentity.overload.Deadline;
 import io.deviceidentity.overload.DeadlineTimer;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.overload.RequestDeadlines;
 import io.deviceidentity.readiness.SelfRequests;
 import io.vertx.ext.web.RoutingContext;
@@ -21,10 +23,9 @@ import io.vertx.ext.web.RoutingContext;
  * (overload, deadline and database failures → 503), then log and count the outcome once. Endpoints supply only the
  * parsing and the decision.
  *
- * <p>Both run on the event loop and must not block: a decision hands its blocking step to the
- * {@link io.deviceidentity.overload.DatabaseLane} and its CPU work to the
- * {@link io.deviceidentity.overload.BcryptExecutor}, each of which refuses at once when full. Nothing here hops to a
- * worker pool, whose queue would be unbounded.
+ * <p>Both run on the event loop and must not block: a decision hands its blocking step to the database
+ * {@link io.deviceidentity.overload.Lane} and its CPU work to the bcrypt one, each of which refuses at once when full.
+ * Nothing here hops to a worker pool, whose queue would be unbounded.
  */
 @ApplicationScoped
 public class RequestAnswerer {
@@ -33,9 +34,11 @@ public class RequestAnswerer {
     private final DeadlineTimer timer;
     private final Outcomes outcomes;
     private final SelfRequests selfRequests;
+    private final Lane lane;
 
     public RequestAnswerer(RequestDeadlines deadlines, DeadlineTimer timer, Outcomes outcomes,
-            SelfRequests selfRequests) {
+            SelfRequests selfRequests, @DatabaseWork Lane lane) {
+        this.lane = lane;
         this.deadlines = deadlines;
         this.timer = timer;
         this.outcomes = outcomes;
@@ -44,7 +47,8 @@ public class RequestAnswerer {
 
     /**
      * Answers a request whose decision is cut short by the deadline: whatever is still running then, the caller gets
-     * 503 {@code deadline}. For reads and checks.
+     * 503 {@code deadline} ({@code backend_unavailable} while the database lane's threads wait on a database that does
+     * not answer). For reads and checks.
      *
      * @param operation the word the outcome log line starts with ({@code authn}, {@code registration.get}, …)
      * @param metric    the outcome counter ({@link io.deviceidentity.metrics.MetricNames})
@@ -60,7 +64,7 @@ public class RequestAnswerer {
     /**
      * Answers a request about the device {@code clientId} (from the path) whose decision, once started before its
      * deadline, is always answered with its own result: for writes, so that an acknowledged write is stored and a
-     * refused one is not. Its steps check the deadline before they start (the database lane, the bcrypt executor).
+     * refused one is not. Its steps check the deadline before they start (the database lane, the bcrypt lane).
      */
     public <T> CompletionStage<Response> answerToCompletion(String operation, String metric, RoutingContext context,
             String clientId, Supplier<T> parse, BiFunction<T, Deadline, CompletionStage<Answer>> decide) {
@@ -77,7 +81,7 @@ public class RequestAnswerer {
             T request = parse.get();
             device = clientId.apply(request);
             CompletableFuture<Answer> decided = decide.apply(request, deadline).toCompletableFuture();
-            decision = cutAtDeadline ? timer.bound(deadline, decided) : decided;
+            decision = cutAtDeadline ? timer.bound(deadline, decided, lane::expired) : decided;
         } catch (RuntimeException failure) {
             decision = CompletableFuture.failedFuture(failure);
         }

@@ -14,7 +14,7 @@ import org.jboss.logging.Logger;
  * quota only when bcrypt and the answers do not want it. Measured at 0.25 vCPU (docs/overload.md): the JIT took 41 %
  * of the pod's CPU during the first storm after readiness, and the pod held 0.35 of its capacity; with the compiler
  * threads at nice 19 it held 0.63-0.74. With a whole CPU the same setting left the request path half-compiled for the
- * whole storm (0.62-0.78 instead of 0.89-0.90), so {@link BcryptExecutor} applies it only below one CPU.
+ * whole storm (0.62-0.78 instead of 0.89-0.90), so {@link BcryptScheduling} applies it only below one CPU.
  *
  * <p>The threads are found by the names HotSpot gives them ({@code C1 CompilerThread0}, {@code C2 CompilerThread0},
  * cut to 15 characters by Linux); up to three CPUs HotSpot runs one of each and never stops the first of a kind, so

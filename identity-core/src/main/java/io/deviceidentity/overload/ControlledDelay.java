@@ -3,7 +3,7 @@ package io.deviceidentity.overload;
 import java.util.function.LongSupplier;
 
 /**
- * Admission by waiting time (controlled delay): how long a request may wait in front of bcrypt at this moment.
+ * Admission by waiting time (controlled delay): how long a request may wait for a lane thread at this moment.
  *
  * <p>The rule, after Meta's "Fail at Scale" (ACM Queue 2015; folly's {@code Codel}: interval 100 ms, drop work that
  * waited too long once the queue has not drained for an interval) and WeChat's DAGOR (SoCC 2018: admit by queuing
@@ -47,6 +47,21 @@ public final class ControlledDelay {
         this.lastEmptyNanos = nowNanos;
     }
 
+    /**
+     * An allowance that never shortens: a lane whose waits are all short by nature (the database lane's steps take
+     * about a millisecond) and whose refusals the stall and expected-wait rules decide. {@code 0}: no waiting at all.
+     */
+    public static ControlledDelay fixed(long maxWaitNanos) {
+        return new ControlledDelay(Math.max(0, maxWaitNanos), Long.MAX_VALUE, 0);
+    }
+
+    private ControlledDelay(long maxWaitNanos, long intervalNanos, long nowNanos) {
+        this.maxWaitNanos = maxWaitNanos;
+        this.intervalNanos = intervalNanos;
+        this.targetWaitNanos = () -> maxWaitNanos;
+        this.lastEmptyNanos = nowNanos;
+    }
+
     /** The executor had capacity to spare at {@code nowNanos}: a request found a thread free. */
     public void queueEmpty(long nowNanos) {
         lastEmptyNanos = nowNanos;
@@ -54,7 +69,7 @@ public final class ControlledDelay {
 
     /** Whether the queue has stayed non-empty for a whole interval. */
     public boolean standing(long nowNanos) {
-        return nowNanos - lastEmptyNanos > intervalNanos;
+        return intervalNanos != Long.MAX_VALUE && nowNanos - lastEmptyNanos > intervalNanos;
     }
 
     /** How long a request may wait for a thread at this moment. */

@@ -11,7 +11,7 @@ import java.util.OptionalDouble;
  * divided by its period, from cgroup v2's {@code cpu.max} or v1's {@code cpu.cfs_quota_us}/{@code cpu.cfs_period_us}.
  * Empty when there is none (unlimited) or it cannot be read. The JVM rounds the same quota up to whole CPUs
  * ({@link Runtime#availableProcessors()}: 1 for 0.25 and for 1), which is why this reads the files itself: below
- * one CPU the bcrypt threads are scheduled differently ({@link BcryptExecutor}).
+ * one CPU the bcrypt threads are scheduled differently ({@link BcryptScheduling}).
  *
  * <p>Inside a container the cgroup namespace makes the process's own cgroup the root of the mount, so the path in
  * {@code /proc/self/cgroup} is {@code /}; on a host it names the cgroup under the mount. Both are tried.

@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,14 +26,23 @@ public class DeadlineTimer {
 
     /** {@code work}, or a {@link ServiceUnavailableException} {@code deadline} if it is not done by the deadline. */
     public <T> CompletableFuture<T> bound(Deadline deadline, CompletableFuture<T> work) {
+        return bound(deadline, work, ServiceUnavailableException::deadline);
+    }
+
+    /**
+     * {@code work}, or the failure {@code expired} names at the moment the deadline passes if it is not done by then
+     * (what kept the request: {@link Lane#expired}).
+     */
+    public <T> CompletableFuture<T> bound(Deadline deadline, CompletableFuture<T> work,
+            Supplier<ServiceUnavailableException> expired) {
         if (work.isDone()) {
             // Decided already (a refusal, a denial, the fast path): in a storm nearly every answer. Scheduling and
             // cancelling a timer for it would wake the timer thread, CPU a pod of a fraction of a core takes from bcrypt.
             return work;
         }
         CompletableFuture<T> answer = new CompletableFuture<>();
-        ScheduledFuture<?> expiry = timer.schedule(() -> answer.completeExceptionally(
-                ServiceUnavailableException.deadline()), Math.max(1, deadline.remainingNanos()), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> expiry = timer.schedule(() -> answer.completeExceptionally(expired.get()),
+                Math.max(1, deadline.remainingNanos()), TimeUnit.NANOSECONDS);
         work.whenComplete((value, failure) -> {
             expiry.cancel(false);
             if (failure == null) {

@@ -8,7 +8,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * Overload control shared by both services: the request deadline, admission to the bcrypt executor by waiting time,
+ * Overload control shared by both services: the request deadline, admission to the bcrypt lane by waiting time,
  * and the database step's threads. Every limit here answers the excess with a 503 at once instead of queueing it.
  */
 @ConfigMapping(prefix = "identity.overload")
@@ -69,7 +69,7 @@ public interface OverloadConfig {
          * One cost-10 bcrypt check ({@code CheckCost}'s unit): the starting estimate of time per unit, replaced by a
          * moving average of measured hash time ÷ units once hashes run, which turns the units ahead of a request into
          * an expected waiting time; and the most a unit is taken to cost for a request that finds a thread free, so
-         * that slow measurements can never make an idle executor refuse (BcryptExecutor says why).
+         * that slow measurements can never make an idle lane refuse (WaitingTimeRule says why).
          */
         @WithDefault("80ms")
         Duration expectedDuration();

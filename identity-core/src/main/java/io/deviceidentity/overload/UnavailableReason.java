@@ -3,7 +3,7 @@ package io.deviceidentity.overload;
 /** Why a request was answered 503; the value appears in the JSON body, the outcome log line and metrics. */
 public enum UnavailableReason {
     /**
-     * Admission refused: the bcrypt executor and its queue are full, the request could not meet its deadline, no
+     * Admission refused: the bcrypt lane and its queue are full, the request could not meet its deadline, no
      * database thread or no pooled connection became free in time ({@link PooledConnections}). The reasons are
      * listed once, in docs/api.md "503 reasons" (UnavailableReasonsTableTest).
      */

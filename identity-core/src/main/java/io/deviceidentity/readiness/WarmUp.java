@@ -29,7 +29,7 @@ import io.vertx.core.Vertx;
  * try was 200. A pod the HPA adds in the middle of a storm starts the same way.
  *
  * <p>So at start this runs the service's {@link WarmUpPlan} — a validated connection from each pool, then the request
- * path itself through the service's own entry points (the database read on the lane, bcrypt on the executor) — and
+ * path itself through the service's own entry points (the database read on the lane, bcrypt on its lane) — and
  * the readiness check {@code warm-up} stays DOWN until every step has succeeded once. Steps that fail (the database
  * not reachable yet) are retried; liveness does not depend on them. In the background, each try runs on the
  * application's worker pool and the wait between tries is a timer, so no thread is held while the database is away. After that the check stays UP: while the

@@ -12,7 +12,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 /** Readiness says whether the bcrypt lane, while idle, would admit a cost-10 check. */
 class BcryptAdmissionReadinessTest {
 
-    private BcryptExecutor executor;
+    private Lane executor;
 
     @AfterEach
     void stop() {
@@ -21,7 +21,8 @@ class BcryptAdmissionReadinessTest {
 
     @Test
     void aReplicaWhoseIdleBcryptLaneAdmitsIsReady() {
-        executor = new BcryptExecutor(TestOverloadConfig.defaults(), new SimpleMeterRegistry(), new DeadlineTimer());
+        executor = Lanes.bcrypt(TestOverloadConfig.defaults(), new SimpleMeterRegistry(), new DeadlineTimer(),
+                System::nanoTime);
 
         assertEquals(HealthCheckResponse.Status.UP, new BcryptAdmission(executor).call().getStatus());
     }

@@ -60,6 +60,19 @@ class DeadlineTimerTest {
         assertEquals(UnavailableReason.DEADLINE, unavailable.reason());
     }
 
+    @Test
+    void unfinishedWorkPastItsDeadlineIsAnsweredWhatKeptIt() throws Exception {
+        CompletableFuture<String> work = new CompletableFuture<>();
+        Deadline passed = Deadline.after(System.nanoTime() - Duration.ofSeconds(2).toNanos(), Duration.ofSeconds(1));
+
+        ExecutionException cut = assertThrows(ExecutionException.class, () -> timer.bound(passed, work,
+                () -> ServiceUnavailableException.backendUnavailable("the database does not answer", 1))
+                .get(30, TimeUnit.SECONDS));
+
+        ServiceUnavailableException unavailable = assertInstanceOf(ServiceUnavailableException.class, cut.getCause());
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, unavailable.reason());
+    }
+
     private static Deadline anHourAway() {
         return Deadline.after(System.nanoTime(), Duration.ofHours(1));
     }

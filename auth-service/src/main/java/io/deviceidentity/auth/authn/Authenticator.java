@@ -8,11 +8,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.deviceidentity.auth.AuthConfig;
 import io.deviceidentity.auth.fastpath.FastPath;
+import io.deviceidentity.auth.legacy.LegacyUpgrades;
 import io.deviceidentity.auth.ratelimit.AttemptBudget;
 import io.deviceidentity.auth.ratelimit.Charge;
 import io.deviceidentity.auth.ratelimit.SourceBudget;
 import io.deviceidentity.auth.ratelimit.Sources;
-import io.deviceidentity.auth.legacy.LegacyUpgrades;
 import io.deviceidentity.credentials.CheckCost;
 import io.deviceidentity.credentials.ClientIdPolicy;
 import io.deviceidentity.credentials.CredentialFinder;
@@ -20,10 +20,12 @@ import io.deviceidentity.credentials.DeviceCredential;
 import io.deviceidentity.credentials.PasswordPolicy;
 import io.deviceidentity.credentials.legacy.PasswordScheme;
 import io.deviceidentity.credentials.legacy.StoredPasswords;
-import io.deviceidentity.overload.BcryptExecutor;
-import io.deviceidentity.overload.DatabaseLane;
+import io.deviceidentity.overload.BcryptWork;
+import io.deviceidentity.overload.DatabaseWork;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.overload.ServiceUnavailableException;
+import io.deviceidentity.overload.Share;
 
 /**
  * Decides one authentication, cheapest checks first so that refused work costs as little as possible. The order is
@@ -36,7 +38,7 @@ import io.deviceidentity.overload.ServiceUnavailableException;
  *       after one shared, single-flighted epochs read, without reading its row; then, for a device whose last check
  *       here needed bcrypt moments ago ({@link RecentlyActiveDevices}), bcrypt's admission: saturated → 503 overload
  *       at once, without the read;</li>
- *   <li>one indexed read on the {@link DatabaseLane}, in the share known devices keep for themselves only when the id
+ *   <li>one indexed read on the database {@link Lane}, in the share known devices keep for themselves only when the id
  *       is known and its source is within budget, so a flood of invented ids cannot take the fleet's reads (no queue
  *       beyond the share: 503 overload at once); the fast path's verifier comes in the same query; unknown, revoked
  *       and wrong-username devices are denied here, without bcrypt, whatever bcrypt's load;</li>
@@ -51,7 +53,7 @@ import io.deviceidentity.overload.ServiceUnavailableException;
  *       its budget, and its guess is taken before the hash, so guesses in flight count; when the shared counts would
  *       have to be read first and bcrypt is saturated, 503 overload at once, without that read); otherwise joined to an
  *       identical check in flight if there is one ({@link IdenticalChecks}), or connection turn-taking and bcrypt
- *       on the {@link BcryptExecutor}, admitted by waiting time (saturated → 503 overload at once); a match writes a
+ *       on the bcrypt {@link Lane}, admitted by waiting time (saturated → 503 overload at once); a match writes a
  *       verifier after the answer, a mismatch is charged to every budget.</li>
  * </ol>
  * Why the read comes before bcrypt's refusal: answering a revoked device 503 instead of deny would let EMQX ask the
@@ -68,8 +70,8 @@ public class Authenticator {
     private final UnknownDevices unknown;
     private final RecentlyActiveDevices recentlyActive;
     private final ConnectionTurns turns;
-    private final DatabaseLane database;
-    private final BcryptExecutor bcrypt;
+    private final Lane database;
+    private final Lane bcrypt;
     private final FastPath fastPath;
     private final IdenticalChecks identicalChecks;
     private final AuthConfig config;
@@ -77,7 +79,7 @@ public class Authenticator {
 
     public Authenticator(CredentialFinder credentials, SourceBudget sources, AttemptBudget attempts,
             KnownDevices known, UnknownDevices unknown, RecentlyActiveDevices recentlyActive, ConnectionTurns turns,
-            DatabaseLane database, BcryptExecutor bcrypt, FastPath fastPath, IdenticalChecks identicalChecks,
+            @DatabaseWork Lane database, @BcryptWork Lane bcrypt, FastPath fastPath, IdenticalChecks identicalChecks,
             AuthConfig config, LegacyUpgrades legacyUpgrades) {
         this.legacyUpgrades = legacyUpgrades;
         this.credentials = credentials;
@@ -119,8 +121,8 @@ public class Authenticator {
             // request that bcrypt would take.
             refuseIfBcryptWouldNow(deadline, CheckCost.FLOOR, connection);
         }
-        DatabaseLane.Share share = knownToExist && !sourceExhausted ? DatabaseLane.Share.KNOWN
-                : DatabaseLane.Share.OTHER;
+        Share share = knownToExist && !sourceExhausted ? Share.KNOWN
+                : Share.OTHER;
         CompletionStage<Boolean> rememberedUnknown = knownToExist ? CompletableFuture.completedFuture(false)
                 : unknown.stillUnknown(clientId, deadline.arrivalNanos());
         return rememberedUnknown.thenCompose(isUnknown -> {
@@ -242,7 +244,7 @@ public class Authenticator {
     /**
      * The one bcrypt of a cold check (checks that join it cost nothing more); on a match the verifier is queued
      * before anyone is answered. A legacy row (a hash imported as it was) is verified with its own scheme: on the
-     * bcrypt executor when that costs like a hash (PBKDF2, argon2id), where the request is when it costs less than
+     * bcrypt lane when that costs like a hash (PBKDF2, argon2id), where the request is when it costs less than
      * parsing it (a salted digest: {@link PasswordScheme#needsHashLane()}); a match starts its upgrade to bcrypt
      * ({@link LegacyUpgrades}) instead of writing a verifier; so does a bcrypt row below the upgrade cost, when bcrypt
      * is idle.

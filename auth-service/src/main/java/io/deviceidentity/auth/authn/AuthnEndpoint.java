@@ -28,7 +28,7 @@ import io.vertx.ext.web.RoutingContext;
  * ({@link AuthnRoute} receives it).
  *
  * <p>The body is parsed on the event loop (it is at most 16 KiB); the database read runs on the database lane and the
- * bcrypt check on the bcrypt executor, both of which refuse at once when full, so a refusal is written within
+ * bcrypt check on the bcrypt lane, both of which refuse at once when full, so a refusal is written within
  * moments of the request's arrival. The answer is decided when the decision is ready or when the request's deadline
  * passes, whichever comes first.
  */

@@ -10,7 +10,7 @@ import io.deviceidentity.auth.ratelimit.BoundedCaches;
 
 /**
  * Client ids this replica read as active devices within {@code identity.auth.known-device-memory}: their reads may use
- * the whole database lane ({@link io.deviceidentity.overload.DatabaseLane.Share#KNOWN}), so a flood of invented ids,
+ * the whole database lane ({@link io.deviceidentity.overload.Share#KNOWN}), so a flood of invented ids,
  * which can never be in here, cannot take the threads the fleet's reconnects need. Being known decides only where the
  * read runs, never the answer: every check still reads the row. Bounded in number; the least recently seen go first.
  */

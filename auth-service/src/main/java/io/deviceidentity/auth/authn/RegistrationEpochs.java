@@ -19,9 +19,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import io.deviceidentity.metrics.MetricNames;
-import io.deviceidentity.overload.DatabaseLane;
+import io.deviceidentity.overload.DatabaseWork;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.overload.PooledConnections;
+import io.deviceidentity.overload.Share;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -50,8 +52,8 @@ public class RegistrationEpochs {
     private volatile long[] latest;
 
     @Inject
-    public RegistrationEpochs(DataSource pool, DatabaseLane database, MeterRegistry registry) {
-        this(() -> database.run(Deadline.after(System.nanoTime(), READ_DEADLINE), DatabaseLane.Share.KNOWN,
+    public RegistrationEpochs(DataSource pool, @DatabaseWork Lane database, MeterRegistry registry) {
+        this(() -> database.run(Deadline.after(System.nanoTime(), READ_DEADLINE), Share.KNOWN,
                 () -> read(pool)), System::nanoTime, registry);
     }
 

@@ -28,7 +28,8 @@ import io.deviceidentity.http.Answer;
 import io.deviceidentity.http.JsonBodies;
 import io.deviceidentity.http.RequestAnswerer;
 import io.deviceidentity.metrics.MetricNames;
-import io.deviceidentity.overload.DatabaseLane;
+import io.deviceidentity.overload.DatabaseWork;
+import io.deviceidentity.overload.Lane;
 import io.smallrye.common.annotation.NonBlocking;
 import io.vertx.ext.web.RoutingContext;
 
@@ -42,11 +43,11 @@ import io.vertx.ext.web.RoutingContext;
 public class AuthzResource {
 
     private final CredentialFinder credentials;
-    private final DatabaseLane database;
+    private final Lane database;
     private final RequestAnswerer answerer;
     private final ObjectMapper json;
 
-    public AuthzResource(CredentialFinder credentials, DatabaseLane database, RequestAnswerer answerer,
+    public AuthzResource(CredentialFinder credentials, @DatabaseWork Lane database, RequestAnswerer answerer,
             ObjectMapper json) {
         this.credentials = credentials;
         this.database = database;

@@ -9,8 +9,9 @@ import io.deviceidentity.auth.AuthConfig;
 import io.deviceidentity.credentials.Bcrypt;
 import io.deviceidentity.credentials.CheckCost;
 import io.deviceidentity.credentials.DeviceCredential;
-import io.deviceidentity.overload.BcryptExecutor;
+import io.deviceidentity.overload.BcryptWork;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.Lane;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -18,7 +19,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * Replaces a legacy credential (a hash imported as it was, docs/migration.md) by bcrypt after the device proved its
  * password: the only moment the password is at hand. The same holds for a bcrypt row below the upgrade cost (an
  * old store's cost-8 hashes): it is re-hashed at the upgrade cost. The upgrade costs one bcrypt, which must not come
- * out of a storm's capacity, so it is started only while the bcrypt executor is idle (a thread free, nothing waiting)
+ * out of a storm's capacity, so it is started only while the bcrypt lane is idle (a thread free, nothing waiting)
  * and then runs on it like any hash; otherwise it is counted {@code deferred} and a later slow-path login tries
  * again. Every outcome is counted, {@value #METRIC} for legacy rows ({@code identity_authn_legacy_upgrades_total
  * {result}}) and {@value #REHASH_METRIC} for weak bcrypt rows ({@code identity_authn_bcrypt_rehashes_total{result}}):
@@ -38,12 +39,12 @@ public class LegacyUpgrades {
     public static final String REHASH_METRIC = "identity.authn.bcrypt.rehashes";
     static final String DEFERRED = "deferred";
 
-    private final BcryptExecutor bcrypt;
+    private final Lane bcrypt;
     private final UpgradeWriter writer;
     private final int cost;
     private final Map<UpgradeKind, Counter> deferred = new EnumMap<>(UpgradeKind.class);
 
-    public LegacyUpgrades(BcryptExecutor bcrypt, UpgradeWriter writer, AuthConfig config, MeterRegistry registry) {
+    public LegacyUpgrades(@BcryptWork Lane bcrypt, UpgradeWriter writer, AuthConfig config, MeterRegistry registry) {
         this.bcrypt = bcrypt;
         this.writer = writer;
         this.cost = config.legacy().upgradeCost();

@@ -14,8 +14,9 @@ import jakarta.inject.Inject;
 import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.auth.AuthConfig;
 import io.deviceidentity.auth.ratelimit.FailureStore.Key;
-import io.deviceidentity.overload.DatabaseLane;
+import io.deviceidentity.overload.DatabaseWork;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.Lane;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
@@ -51,13 +52,13 @@ public class AttemptBudget {
      */
     @Inject
     public AttemptBudget(AuthConfig config, AgroalDataSource reads,
-            @io.quarkus.agroal.DataSource("verifiers") AgroalDataSource writes, DatabaseLane database,
+            @io.quarkus.agroal.DataSource("verifiers") AgroalDataSource writes, @DatabaseWork Lane database,
             MeterRegistry registry) {
         this(config.rateLimit(), reads, writes, database, System::currentTimeMillis, System::nanoTime, registry, true);
     }
 
     /** With its own clocks, and without the writer thread when {@code flushEvery} is false (tests call {@link #flush}). */
-    public AttemptBudget(AuthConfig.RateLimit config, DataSource reads, DataSource writes, DatabaseLane database,
+    public AttemptBudget(AuthConfig.RateLimit config, DataSource reads, DataSource writes, Lane database,
             LongSupplier wallMillis, LongSupplier nanos, MeterRegistry registry, boolean flushEvery) {
         this.config = config;
         this.wallMillis = wallMillis;

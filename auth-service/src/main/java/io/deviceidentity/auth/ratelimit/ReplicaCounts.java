@@ -10,9 +10,10 @@ import javax.sql.DataSource;
 import com.github.benmanes.caffeine.cache.Cache;
 
 import io.deviceidentity.auth.ratelimit.FailureStore.Key;
-import io.deviceidentity.overload.DatabaseLane;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.overload.PooledConnections;
+import io.deviceidentity.overload.Share;
 
 /**
  * This replica's view of the failure counts every replica shares: a bounded map of {@link SharedCount}s, and when
@@ -23,12 +24,12 @@ import io.deviceidentity.overload.PooledConnections;
 final class ReplicaCounts {
 
     private final DataSource reads;
-    private final DatabaseLane database;
+    private final Lane database;
     private final LongSupplier nanos;
     private final Cache<Key, SharedCount> counts;
     private final long refreshNanos;
 
-    ReplicaCounts(DataSource reads, DatabaseLane database, LongSupplier nanos, long maxTracked, Duration idle,
+    ReplicaCounts(DataSource reads, Lane database, LongSupplier nanos, long maxTracked, Duration idle,
             Duration refresh) {
         this.refreshNanos = refresh.toNanos();
         this.reads = reads;
@@ -82,7 +83,7 @@ final class ReplicaCounts {
      */
     CompletionStage<Void> refresh(String clientId, String source, long window, Deadline deadline,
             SharedCount[] found) {
-        return database.run(deadline, DatabaseLane.Share.KNOWN, () -> {
+        return database.run(deadline, Share.KNOWN, () -> {
             try (Connection connection = PooledConnections.take(reads)) {
                 return FailureStore.read(connection, clientId, source, window);
             }

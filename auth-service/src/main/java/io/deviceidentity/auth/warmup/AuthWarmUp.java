@@ -14,13 +14,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.auth.authn.Authenticator;
 import io.deviceidentity.auth.authn.AuthnRequest;
+import io.deviceidentity.auth.mtls.MutualTlsConfig;
 import io.deviceidentity.credentials.Bcrypt;
 import io.deviceidentity.credentials.CheckCost;
 import io.deviceidentity.http.JsonBodies;
-import io.deviceidentity.overload.BcryptExecutor;
+import io.deviceidentity.overload.BcryptWork;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.overload.OverloadConfig;
-import io.deviceidentity.auth.mtls.MutualTlsConfig;
 import io.deviceidentity.readiness.ReadinessConfig;
 import io.deviceidentity.readiness.SelfRequests;
 import io.deviceidentity.readiness.WarmUp;
@@ -35,8 +36,8 @@ import io.deviceidentity.readiness.WarmUpStep;
  *       {@link Authenticator#authenticate} (client id rules, attempt limiter, the read on the database lane, the
  *       decision), a few times, so that the lane's step-time estimate is made of warm steps (one cold step of a
  *       second would make it refuse a burst as "would not finish within the allowed wait");</li>
- *   <li>bcrypt on the executor: one hash and {@value #HASHES} verifications of it, the JIT-sensitive part (the first
- *       hash runs interpreted and takes several times a warm one, which also inflates the executor's measured hash
+ *   <li>bcrypt on its lane: one hash and {@value #HASHES} verifications of it, the JIT-sensitive part (the first
+ *       hash runs interpreted and takes several times a warm one, which also inflates the lane's measured hash
  *       time that admission uses);</li>
  *   <li>in a JVM, {@code identity.readiness.self-requests} real requests through the service's own listener
  *       ({@link SelfRequests}), shaped like a storm's answers that need no bcrypt: unknown devices (the read and
@@ -56,7 +57,7 @@ public class AuthWarmUp implements WarmUpPlan {
     private static final String SELF_REQUEST_IDS = UUID.randomUUID().toString();
 
     private final Authenticator authenticator;
-    private final BcryptExecutor bcrypt;
+    private final Lane bcrypt;
     private final DataSource reads;
     private final DataSource verifiers;
     private final ObjectMapper json;
@@ -65,7 +66,7 @@ public class AuthWarmUp implements WarmUpPlan {
     private final ReadinessConfig readiness;
     private final MutualTlsConfig mutualTls;
 
-    public AuthWarmUp(Authenticator authenticator, BcryptExecutor bcrypt, DataSource reads,
+    public AuthWarmUp(Authenticator authenticator, @BcryptWork Lane bcrypt, DataSource reads,
             @io.quarkus.agroal.DataSource("verifiers") AgroalDataSource verifiers, ObjectMapper json,
             OverloadConfig overload, SelfRequests selfRequests, ReadinessConfig readiness, MutualTlsConfig mutualTls) {
         this.selfRequests = selfRequests;

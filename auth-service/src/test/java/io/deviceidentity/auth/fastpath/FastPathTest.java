@@ -33,8 +33,9 @@ import io.deviceidentity.auth.support.BcryptSaturation;
 import io.deviceidentity.credentials.Bcrypt;
 import io.deviceidentity.credentials.StoredVerifier;
 import io.deviceidentity.metrics.MetricNames;
+import io.deviceidentity.overload.BcryptWork;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.testsupport.ForeignBcryptHashes;
-import io.deviceidentity.overload.BcryptExecutor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
@@ -54,7 +55,7 @@ class FastPathTest {
     MeterRegistry registry;
 
     @Inject
-    BcryptExecutor bcrypt;
+    @BcryptWork Lane bcrypt;
 
     @Test
     void theFirstCheckPaysBcryptAndTheNextIsAllowedWithoutIt() throws Exception {

@@ -29,7 +29,8 @@ import io.deviceidentity.credentials.Bcrypt;
 import io.deviceidentity.credentials.legacy.AnchorFormats;
 import io.deviceidentity.credentials.legacy.LegacyHash;
 import io.deviceidentity.metrics.MetricNames;
-import io.deviceidentity.overload.BcryptExecutor;
+import io.deviceidentity.overload.BcryptWork;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.testsupport.MosquittoPasswd;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -53,7 +54,7 @@ class LegacyLoginTest {
     MeterRegistry registry;
 
     @Inject
-    BcryptExecutor bcrypt;
+    @BcryptWork Lane bcrypt;
 
     @Test
     void anEmqxSaltedSha256RowLogsInThenIsOnBcryptThenOnTheFastPath() throws Exception {

@@ -38,8 +38,9 @@ import io.deviceidentity.credentials.DeviceStatus;
 import io.deviceidentity.credentials.legacy.AnchorFormats;
 import io.deviceidentity.credentials.legacy.LegacyHash;
 import io.deviceidentity.metrics.MetricNames;
-import io.deviceidentity.overload.BcryptExecutor;
+import io.deviceidentity.overload.BcryptWork;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.Lane;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
@@ -72,7 +73,7 @@ class WeakBcryptRehashTest {
     MeterRegistry registry;
 
     @Inject
-    BcryptExecutor bcrypt;
+    @BcryptWork Lane bcrypt;
 
     @Inject
     LegacyUpgrades upgrades;

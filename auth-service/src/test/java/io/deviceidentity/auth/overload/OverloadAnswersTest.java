@@ -36,7 +36,7 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
- * More authentications at once than the bcrypt executor can take (the test profile gives it one thread and a
+ * More authentications at once than the bcrypt lane can take (the test profile gives it one thread and a
  * queue of 8): the excess is refused with 503 overload, admitted work is allowed, nothing fails with a 500, and the
  * database sees no more connections than its pools allow.
  */

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 
 import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.metrics.MetricNames;
-import io.deviceidentity.overload.DatabaseLane;
+import io.deviceidentity.overload.DatabaseWork;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.Lane;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -42,7 +43,7 @@ class SharedAttemptBudgetTest {
     AgroalDataSource writes;
 
     @Inject
-    DatabaseLane lane;
+    @DatabaseWork Lane lane;
 
     // A day ahead of the service's own budget, whose writer forgets ended windows of its real clock; at the start of a
     // window (a minute), so the test knows how much of the previous one still counts.

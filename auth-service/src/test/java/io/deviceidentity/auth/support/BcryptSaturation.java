@@ -8,13 +8,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 import io.deviceidentity.credentials.CheckCost;
-import io.deviceidentity.overload.BcryptExecutor;
+import io.deviceidentity.overload.BcryptWork;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.Lane;
 
-/** Occupies the bcrypt executor from a test, deterministically, instead of timing a burst. */
+/** Occupies the bcrypt lane from a test, deterministically, instead of timing a burst. */
 public final class BcryptSaturation {
 
     private BcryptSaturation() {
@@ -24,7 +24,7 @@ public final class BcryptSaturation {
      * Takes the bcrypt thread and as much of the queue as admission allows, until a submission is refused: from then
      * on, every request that needs bcrypt is refused too, until {@code release} is counted down.
      */
-    public static List<CompletableFuture<Boolean>> saturate(BcryptExecutor bcrypt, CountDownLatch release) {
+    public static List<CompletableFuture<Boolean>> saturate(@BcryptWork Lane bcrypt, CountDownLatch release) {
         List<CompletableFuture<Boolean>> occupied = new ArrayList<>();
         Deadline far = Deadline.after(System.nanoTime(), Duration.ofMinutes(1));
         CountDownLatch running = new CountDownLatch(1);
@@ -51,7 +51,7 @@ public final class BcryptSaturation {
     }
 
     /** Takes the (only) bcrypt thread alone, queueing nothing behind it; returns once the thread holds it. */
-    public static CompletableFuture<Boolean> occupyThread(BcryptExecutor bcrypt, CountDownLatch release)
+    public static CompletableFuture<Boolean> occupyThread(@BcryptWork Lane bcrypt, CountDownLatch release)
             throws InterruptedException {
         CountDownLatch running = new CountDownLatch(1);
         CompletableFuture<Boolean> task = bcrypt.submit(Deadline.after(System.nanoTime(), Duration.ofMinutes(1)), CheckCost.UNIT,
@@ -60,7 +60,7 @@ public final class BcryptSaturation {
         return task;
     }
 
-    private static Supplier<Boolean> holdUntil(CountDownLatch release, CountDownLatch running) {
+    private static Lane.Step<Boolean> holdUntil(CountDownLatch release, CountDownLatch running) {
         return () -> {
             running.countDown();
             try {

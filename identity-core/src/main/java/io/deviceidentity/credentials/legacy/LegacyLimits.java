@@ -12,7 +12,7 @@ package io.deviceidentity.credentials.legacy;
  * {@code make bench BENCH_ONLY=legacy-schemes}). 600 000 iterations is OWASP's recommendation for PBKDF2-HMAC-SHA256
  * (Password Storage Cheat Sheet), the most any anchor's documentation suggests. argon2id up to 32 MiB covers
  * mosquitto-go-auth's default (4 MiB) and OWASP's 19 MiB; each concurrent verification allocates its memory, so the
- * heap must hold bcrypt-concurrency × that. The bcrypt executor's admission measures the time its tasks really take
+ * heap must hold bcrypt-concurrency × that. The bcrypt lane's admission measures the time its tasks really take
  * (a moving average), so a fleet of expensive rows lowers what it admits instead of overfilling its queue.
  */
 public final class LegacyLimits {

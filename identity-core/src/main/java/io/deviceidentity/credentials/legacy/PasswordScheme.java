@@ -56,10 +56,10 @@ public enum PasswordScheme {
     }
 
     /**
-     * Whether a verification costs enough to need the bcrypt executor's admission: bcrypt, PBKDF2 and argon2id do
+     * Whether a verification costs enough to need the bcrypt lane's admission: bcrypt, PBKDF2 and argon2id do
      * (measured: 0.6 to 1.5 bcrypt times at their anchors' defaults, LegacyLimits); a salted digest costs a few
      * microseconds, less than parsing the request, and is verified where the request is (measured ≈ 0.0002 bcrypt).
-     * Keeping those out of the executor also keeps its moving average of hash time a bcrypt's: a run of
+     * Keeping those out of the bcrypt lane also keeps its moving average of hash time a bcrypt's: a run of
      * microsecond tasks would otherwise make it admit a storm of bcrypt as if each took nothing.
      */
     public boolean needsHashLane() {

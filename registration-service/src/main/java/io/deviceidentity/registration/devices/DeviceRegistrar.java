@@ -5,13 +5,14 @@ import java.util.concurrent.CompletionStage;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.deviceidentity.http.InvalidRequestException;
-import io.deviceidentity.overload.DatabaseLane;
+import io.deviceidentity.overload.DatabaseWork;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.registration.RegistrationConfig;
 import io.deviceidentity.registration.passwords.PasswordHasher;
 
 /**
- * Creates or replaces a device's credential in the order the incident taught: hash first, on the bcrypt executor
+ * Creates or replaces a device's credential in the order the incident taught: hash first, on the bcrypt lane
  * and without any database connection; then one short write on one pooled connection, on the database lane (never
  * on a bcrypt thread, whose CPU is the hashing capacity, nor on the event loop; and refused at once when every lane
  * thread is busy, so nothing waits in an unbounded queue).
@@ -31,10 +32,10 @@ public class DeviceRegistrar {
 
     private final PasswordHasher hasher;
     private final DeviceStore store;
-    private final DatabaseLane database;
+    private final Lane database;
     private final int minPasswordLength;
 
-    public DeviceRegistrar(PasswordHasher hasher, DeviceStore store, DatabaseLane database,
+    public DeviceRegistrar(PasswordHasher hasher, DeviceStore store, @DatabaseWork Lane database,
             RegistrationConfig config) {
         this.hasher = hasher;
         this.store = store;

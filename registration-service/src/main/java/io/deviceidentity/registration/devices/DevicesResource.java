@@ -24,7 +24,8 @@ import io.deviceidentity.http.ErrorResponses;
 import io.deviceidentity.http.InvalidRequestException;
 import io.deviceidentity.http.RequestAnswerer;
 import io.deviceidentity.metrics.MetricNames;
-import io.deviceidentity.overload.DatabaseLane;
+import io.deviceidentity.overload.DatabaseWork;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.registration.passwords.WeakHashes;
 import io.deviceidentity.registration.tokens.Caller;
 import io.deviceidentity.registration.tokens.RequiresScope;
@@ -55,13 +56,13 @@ public class DevicesResource {
     private final DeviceRegistrar registrar;
     private final DeviceStore store;
     private final CredentialFinder credentials;
-    private final DatabaseLane database;
+    private final Lane database;
     private final RequestAnswerer answerer;
     private final ObjectMapper json;
     private final WeakHashes weakHashes;
 
     public DevicesResource(DeviceRegistrar registrar, DeviceStore store, CredentialFinder credentials,
-            DatabaseLane database, RequestAnswerer answerer, ObjectMapper json, WeakHashes weakHashes) {
+            @DatabaseWork Lane database, RequestAnswerer answerer, ObjectMapper json, WeakHashes weakHashes) {
         this.weakHashes = weakHashes;
         this.registrar = registrar;
         this.store = store;

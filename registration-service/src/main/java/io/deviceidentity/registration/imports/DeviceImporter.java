@@ -19,7 +19,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deviceidentity.http.InvalidRequestException;
 import io.deviceidentity.metrics.MetricNames;
 import io.deviceidentity.overload.BackendFailures;
-import io.deviceidentity.overload.DatabaseLane;
+import io.deviceidentity.overload.DatabaseWork;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.overload.ServiceUnavailableException;
 import io.deviceidentity.overload.UnavailableReason;
 import io.deviceidentity.registration.RegistrationConfig;
@@ -35,7 +36,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * one transaction ({@link ImportStore}), committed before the next line is read. Reading stops while a batch is
  * written, so the caller's upload waits for the database (TCP back-pressure) and memory holds one batch.
  *
- * <p>Each batch runs on the {@link DatabaseLane} as a bulk step, admitted only while it leaves a database thread
+ * <p>Each batch runs on the database {@link Lane} as a bulk step, admitted only while it leaves a database thread
  * free for PUT, GET and DELETE; when none is, the importer waits (backing off up to {@link #MAX_BACKOFF_MILLIS}) and
  * tries again, for at most {@link #MAX_WAIT_SECONDS} per batch, then stops with {@code overload}. A database failure
  * stops the import at once: the batches before it are committed and a re-run skips them.
@@ -50,7 +51,7 @@ public class DeviceImporter {
     private static final long MAX_WAIT_SECONDS = 30;
 
     private final ObjectMapper json;
-    private final DatabaseLane database;
+    private final Lane database;
     private final ImportStore store;
     private final int batchSize;
     private final int maxLineBytes;
@@ -60,7 +61,7 @@ public class DeviceImporter {
     private final Counter rejectedRows;
     private final WeakHashes weakHashes;
 
-    public DeviceImporter(ObjectMapper json, DatabaseLane database, ImportStore store, RegistrationConfig config,
+    public DeviceImporter(ObjectMapper json, @DatabaseWork Lane database, ImportStore store, RegistrationConfig config,
             MeterRegistry registry, WeakHashes weakHashes) {
         this.json = json;
         this.weakHashes = weakHashes;

@@ -8,15 +8,16 @@ import org.jboss.logging.Logger;
 
 import io.deviceidentity.credentials.Bcrypt;
 import io.deviceidentity.credentials.CheckCost;
-import io.deviceidentity.overload.BcryptExecutor;
+import io.deviceidentity.overload.BcryptWork;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.registration.RegistrationConfig;
 import io.quarkus.runtime.Startup;
 
 /**
- * Hashes a device password on this service's own bounded bcrypt executor, before any database connection is
+ * Hashes a device password on this service's own bounded bcrypt lane, before any database connection is
  * taken: a hash takes tens of milliseconds of CPU, and a connection held meanwhile is one the pool cannot lend
- * (the incident's first trap). The executor refuses work that cannot finish before the request's deadline.
+ * (the incident's first trap). The lane refuses work that cannot finish before the request's deadline.
  * Created at start ({@link Startup}), so that a cost out of range, or one whose hash cannot fit in the deadline,
  * stops the service with a message instead of leaving it never ready (its warm-up hashes through here).
  */
@@ -29,20 +30,20 @@ public class PasswordHasher {
     private static final int MIN_COST = 4;
     private static final int MAX_COST = 31;
 
-    private final BcryptExecutor executor;
+    private final Lane bcrypt;
     private final int cost;
-    /** What one hash at {@link #cost} is charged on the executor. */
+    /** What one hash at {@link #cost} is charged on the bcrypt lane. */
     private final double units;
 
-    public PasswordHasher(BcryptExecutor executor, RegistrationConfig config) {
-        this.executor = executor;
+    public PasswordHasher(@BcryptWork Lane bcrypt, RegistrationConfig config) {
+        this.bcrypt = bcrypt;
         this.cost = config.bcryptCost();
         if (cost < MIN_COST || cost > MAX_COST) {
             throw new IllegalArgumentException(
                     "identity.registration.bcrypt-cost must be " + MIN_COST + ".." + MAX_COST + ", got " + cost);
         }
         this.units = CheckCost.bcrypt(cost);
-        executor.requireFits(units, "one hash at identity.registration.bcrypt-cost " + cost);
+        bcrypt.requireFits(units, "one hash at identity.registration.bcrypt-cost " + cost);
         LOG.infof("new credential hashes use bcrypt cost %d", cost);
     }
 
@@ -52,7 +53,7 @@ public class PasswordHasher {
      * passes.
      */
     public CompletableFuture<String> hash(Deadline deadline, String password) {
-        return executor.submit(deadline, units, () -> compute(password));
+        return bcrypt.submit(deadline, units, () -> compute(password));
     }
 
     /**

@@ -19,7 +19,8 @@ import io.deviceidentity.http.Answer;
 import io.deviceidentity.http.InvalidRequestException;
 import io.deviceidentity.http.RequestAnswerer;
 import io.deviceidentity.metrics.MetricNames;
-import io.deviceidentity.overload.DatabaseLane;
+import io.deviceidentity.overload.DatabaseWork;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.registration.passwords.WeakHashes;
 import io.deviceidentity.registration.tokens.RequiresScope;
 import io.deviceidentity.registration.tokens.Scope;
@@ -48,10 +49,10 @@ public class WeakHashesResource {
 
     private final WeakHashReport report;
     private final WeakHashes weakHashes;
-    private final DatabaseLane database;
+    private final Lane database;
     private final RequestAnswerer answerer;
 
-    public WeakHashesResource(WeakHashReport report, WeakHashes weakHashes, DatabaseLane database,
+    public WeakHashesResource(WeakHashReport report, WeakHashes weakHashes, @DatabaseWork Lane database,
             RequestAnswerer answerer) {
         this.report = report;
         this.weakHashes = weakHashes;

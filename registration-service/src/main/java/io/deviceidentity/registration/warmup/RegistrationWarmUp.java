@@ -8,8 +8,9 @@ import javax.sql.DataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.deviceidentity.credentials.CredentialFinder;
-import io.deviceidentity.overload.DatabaseLane;
+import io.deviceidentity.overload.DatabaseWork;
 import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.overload.OverloadConfig;
 import io.deviceidentity.readiness.WarmUp;
 import io.deviceidentity.readiness.WarmUpPlan;
@@ -20,7 +21,7 @@ import io.deviceidentity.registration.passwords.PasswordHasher;
  * What registration-service runs before it reports ready ({@link WarmUp}), through the entry points its requests
  * use: a validated connection in its pool; the {@code GET} read of devices that do not exist on the database lane,
  * a few times, so the lane's step-time estimate is made of warm steps; and {@value #HASHES} hashes at the
- * registration cost on its bcrypt executor, the JIT-sensitive part of a {@code PUT}. Nothing is written. (The
+ * registration cost on its bcrypt lane, the JIT-sensitive part of a {@code PUT}. Nothing is written. (The
  * {@code "schema"} datasource needs nothing: Flyway has used it by the time this runs.)
  */
 @ApplicationScoped
@@ -30,12 +31,12 @@ public class RegistrationWarmUp implements WarmUpPlan {
     static final int HASHES = 3;
 
     private final CredentialFinder credentials;
-    private final DatabaseLane database;
+    private final Lane database;
     private final PasswordHasher hasher;
     private final DataSource pool;
     private final OverloadConfig overload;
 
-    public RegistrationWarmUp(CredentialFinder credentials, DatabaseLane database, PasswordHasher hasher,
+    public RegistrationWarmUp(CredentialFinder credentials, @DatabaseWork Lane database, PasswordHasher hasher,
             DataSource pool, OverloadConfig overload) {
         this.credentials = credentials;
         this.database = database;

@@ -15,7 +15,8 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import io.deviceidentity.overload.BcryptExecutor;
+import io.deviceidentity.overload.BcryptWork;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.registration.support.Database;
 import io.deviceidentity.registration.support.PausableHasher;
 import io.deviceidentity.registration.support.SmallBcryptBulkhead;
@@ -34,7 +35,7 @@ class BcryptBulkheadTest {
     PausableHasher hasher;
 
     @Inject
-    BcryptExecutor executor;
+    @BcryptWork Lane executor;
 
     @Test
     void withItsBcryptThreadBusyAndItsQueueFullARegistrationIs503OverloadAndWritesNothing() throws Exception {

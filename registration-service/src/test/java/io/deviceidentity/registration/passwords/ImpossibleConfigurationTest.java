@@ -8,8 +8,9 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.deviceidentity.overload.BcryptExecutor;
 import io.deviceidentity.overload.DeadlineTimer;
+import io.deviceidentity.overload.Lane;
+import io.deviceidentity.overload.Lanes;
 import io.deviceidentity.overload.OverloadConfig;
 import io.deviceidentity.registration.RegistrationConfig;
 import io.deviceidentity.registration.support.ProductionConfig;
@@ -19,7 +20,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
  * A configuration under which registration-service could never serve a registration stops its start with a message
  * naming the setting and its minimum (before, the warm-up's hash was refused for ever and the service never became
  * ready). Read through the real configuration mapping, from the environment variables an operator sets; the beans
- * are the ones created at start (BcryptExecutor and PasswordHasher are both {@code @Startup}).
+ * are the ones created at start (the bcrypt lane and PasswordHasher are both {@code @Startup}).
  */
 class ImpossibleConfigurationTest {
 
@@ -50,7 +51,7 @@ class ImpossibleConfigurationTest {
     private static PasswordHasher start(Map<String, String> environment) {
         OverloadConfig overload = ProductionConfig.mapping(OverloadConfig.class, environment);
         RegistrationConfig registration = ProductionConfig.mapping(RegistrationConfig.class, environment);
-        BcryptExecutor executor = new BcryptExecutor(overload, new SimpleMeterRegistry(), new DeadlineTimer());
+        Lane executor = Lanes.bcrypt(overload, new SimpleMeterRegistry(), new DeadlineTimer(), System::nanoTime);
         return new PasswordHasher(executor, registration);
     }
 

@@ -9,7 +9,8 @@ import jakarta.inject.Singleton;
 import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Inject;
 
-import io.deviceidentity.overload.BcryptExecutor;
+import io.deviceidentity.overload.BcryptWork;
+import io.deviceidentity.overload.Lane;
 import io.deviceidentity.registration.RegistrationConfig;
 import io.deviceidentity.registration.passwords.PasswordHasher;
 
@@ -28,7 +29,7 @@ public class PausableHasher extends PasswordHasher {
     private final AtomicReference<Pause> armed = new AtomicReference<>();
 
     @Inject
-    public PausableHasher(BcryptExecutor executor, RegistrationConfig config) {
+    public PausableHasher(@BcryptWork Lane executor, RegistrationConfig config) {
         super(executor, config);
     }
 

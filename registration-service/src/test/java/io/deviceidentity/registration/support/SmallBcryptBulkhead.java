@@ -5,7 +5,7 @@ import java.util.Map;
 import io.quarkus.test.junit.QuarkusTestProfile;
 
 /**
- * The service's bcrypt executor cut down to one thread and one queue slot, so a test can fill it; waits are allowed
+ * The service's bcrypt lane cut down to one thread and one queue slot, so a test can fill it; waits are allowed
  * for as long as the test holds the thread, so that the hard cap, not the waiting-time rule, is what refuses.
  */
 public class SmallBcryptBulkhead implements QuarkusTestProfile {

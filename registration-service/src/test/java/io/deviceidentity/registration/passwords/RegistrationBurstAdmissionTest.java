@@ -1,4 +1,4 @@
-package io.deviceidentity.overload;
+package io.deviceidentity.registration.passwords;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -19,6 +19,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.deviceidentity.credentials.CheckCost;
+import io.deviceidentity.overload.Deadline;
+import io.deviceidentity.overload.DeadlineTimer;
+import io.deviceidentity.overload.Lane;
+import io.deviceidentity.overload.Lanes;
+import io.deviceidentity.overload.OverloadConfig;
+import io.deviceidentity.overload.ServiceUnavailableException;
+import io.deviceidentity.overload.UnavailableReason;
 import io.deviceidentity.registration.support.ProductionConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -37,19 +44,19 @@ class RegistrationBurstAdmissionTest {
     private final CountDownLatch started = new CountDownLatch(2);
     private final CountDownLatch release = new CountDownLatch(1);
     private OverloadConfig config;
-    private BcryptExecutor executor;
+    private Lane lane;
 
     @BeforeEach
     void start() {
         config = ProductionConfig.mapping(OverloadConfig.class, Map.of("IDENTITY_OVERLOAD_BCRYPT_CONCURRENCY", "2",
                 "IDENTITY_OVERLOAD_BCRYPT_IDLE_PRIORITY", "false"));
-        executor = new BcryptExecutor(config, new SimpleMeterRegistry(), new DeadlineTimer(), now::get);
+        lane = Lanes.bcrypt(config, new SimpleMeterRegistry(), new DeadlineTimer(), now::get);
     }
 
     @AfterEach
     void stop() {
         release.countDown();
-        executor.shutdown();
+        lane.shutdown();
     }
 
     @Test
@@ -59,7 +66,7 @@ class RegistrationBurstAdmissionTest {
 
         for (int i = 0; i < 48; i++) {
             // 48 waiting behind 2 running: the last expects (49 + 1) x 80 ms / 2 = 2 s of waiting, then its hash.
-            CompletableFuture<Boolean> registration = executor.submit(fullDeadline(), ONE_HASH, () -> true);
+            CompletableFuture<Boolean> registration = lane.submit(fullDeadline(), ONE_HASH, () -> true);
             int number = i + 3;
             assertFalse(registration.isCompletedExceptionally(), () -> "registration " + number + " of 50 was refused: "
                     + refusal(registration).getMessage());
@@ -77,12 +84,12 @@ class RegistrationBurstAdmissionTest {
         occupyBothThreads();
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(150));
         for (int i = 0; i < 48; i++) {
-            executor.submit(fullDeadline(), ONE_HASH, () -> true);
+            lane.submit(fullDeadline(), ONE_HASH, () -> true);
         }
 
         // 50 ahead: about 2 s of waiting, then 80 ms. A request with 1.5 s of its deadline left cannot make it.
         long arrived = System.nanoTime() - Duration.ofMillis(2500).toNanos();
-        CompletableFuture<Boolean> late = executor.submit(Deadline.after(arrived, config.deadline()), ONE_HASH,
+        CompletableFuture<Boolean> late = lane.submit(Deadline.after(arrived, config.deadline()), ONE_HASH,
                 () -> true);
         assertEquals(UnavailableReason.OVERLOAD, refusal(late).reason());
         assertTrue(refusal(late).getMessage().contains("would not finish before its deadline"),
@@ -92,7 +99,7 @@ class RegistrationBurstAdmissionTest {
         // room for a hash and the write before 4 s), so the 75th waiting (76 ahead x 80 ms / 2 = 3.04 s) is refused.
         int admitted = 48;
         CompletableFuture<Boolean> next;
-        while (!(next = executor.submit(fullDeadline(), ONE_HASH, () -> true)).isCompletedExceptionally()) {
+        while (!(next = lane.submit(fullDeadline(), ONE_HASH, () -> true)).isCompletedExceptionally()) {
             admitted++;
         }
         assertEquals(74, admitted, "waiting registrations admitted behind the two running");
@@ -102,7 +109,7 @@ class RegistrationBurstAdmissionTest {
     private List<CompletableFuture<Boolean>> occupyBothThreads() {
         List<CompletableFuture<Boolean>> running = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            running.add(executor.submit(fullDeadline(), ONE_HASH, () -> {
+            running.add(lane.submit(fullDeadline(), ONE_HASH, () -> {
                 started.countDown();
                 await(release);
                 return true;

@@ -21,10 +21,10 @@ import io.deviceidentity.metrics.MetricNames;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
- * The bcrypt executor's admission, on a virtual clock for the waiting-time rule (deadlines far away unless a test is
+ * The bcrypt lane's admission, on a virtual clock for the waiting-time rule (deadlines far away unless a test is
  * about them). One thread, expected hash time 80 ms, max wait 1 s, interval 100 ms, target wait 2 hashes = 160 ms.
  */
-class BcryptExecutorTest {
+class BcryptLaneAdmissionTest {
 
     private static final Duration FAR = Duration.ofMinutes(5);
 
@@ -32,38 +32,38 @@ class BcryptExecutorTest {
     private final CountDownLatch release = new CountDownLatch(1);
     private final AtomicLong now = new AtomicLong();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private BcryptExecutor executor;
+    private Lane lane;
 
     @AfterEach
     void stop() {
         release.countDown();
-        if (executor != null) {
-            executor.shutdown();
+        if (lane != null) {
+            lane.shutdown();
         }
     }
 
     @Test
     void theHardCapDefaultsToWhatTheMaxWaitCanHold() {
-        assertEquals(26, BcryptExecutor.derivedQueue(Duration.ofSeconds(1).toNanos(),
+        assertEquals(26, Lanes.derivedQueue(Duration.ofSeconds(1).toNanos(),
                 Duration.ofMillis(80).toNanos(), 2), "ceil(1000 / 80) = 13 per thread");
-        executor = start(TestOverloadConfig.defaults().withConcurrency(2));
-        assertEquals(2, executor.concurrency());
-        assertEquals(26, executor.queueCapacity());
+        lane = start(TestOverloadConfig.defaults().withConcurrency(2));
+        assertEquals(2, lane.concurrency());
+        assertEquals(26, lane.queueCapacity());
     }
 
     @Test
     void whileTheQueueDrainsRecentlyARequestMayWaitUpToTheMaxWait() throws Exception {
-        executor = start(TestOverloadConfig.defaults().withQueue(100));
+        lane = start(TestOverloadConfig.defaults().withQueue(100));
         occupyTheThread();
 
         // Waiting ahead w, one running: expected wait (w + 1) x 80 ms <= 1000 ms admits w = 0..11.
         List<CompletableFuture<Boolean>> admitted = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
-            CompletableFuture<Boolean> task = executor.submit(far(), UNIT, () -> true);
+            CompletableFuture<Boolean> task = lane.submit(far(), UNIT, () -> true);
             assertTrue(!task.isDone(), "request " + i + " waits");
             admitted.add(task);
         }
-        CompletableFuture<Boolean> refused = executor.submit(far(), UNIT, () -> true);
+        CompletableFuture<Boolean> refused = lane.submit(far(), UNIT, () -> true);
 
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(refused));
         assertEquals(1.0, refused("admission"));
@@ -75,14 +75,14 @@ class BcryptExecutorTest {
 
     @Test
     void onceTheQueueHasStoodForAnIntervalOnlyTwoHashTimesOfWaitingAreAdmitted() throws Exception {
-        executor = start(TestOverloadConfig.defaults().withQueue(100));
+        lane = start(TestOverloadConfig.defaults().withQueue(100));
         occupyTheThread();
-        CompletableFuture<Boolean> first = executor.submit(far(), UNIT, () -> true);
+        CompletableFuture<Boolean> first = lane.submit(far(), UNIT, () -> true);
 
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(150)); // non-empty since t = 0: the queue stands
-        assertEquals(TimeUnit.MILLISECONDS.toNanos(160), executor.allowedWaitNanos());
-        CompletableFuture<Boolean> second = executor.submit(far(), UNIT, () -> true); // (1 + 1) x 80 = 160: admitted
-        CompletableFuture<Boolean> third = executor.submit(far(), UNIT, () -> true); // (2 + 1) x 80 = 240: refused
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(160), lane.allowedWaitNanos());
+        CompletableFuture<Boolean> second = lane.submit(far(), UNIT, () -> true); // (1 + 1) x 80 = 160: admitted
+        CompletableFuture<Boolean> third = lane.submit(far(), UNIT, () -> true); // (2 + 1) x 80 = 240: refused
 
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(third));
         assertTrue(!first.isDone() && !second.isDone());
@@ -90,10 +90,10 @@ class BcryptExecutorTest {
 
     @Test
     void aRequestTakenOffTheQueueAfterWaitingLongerThanAllowedIsRefusedAndNotHashed() {
-        executor = start(TestOverloadConfig.defaults().withQueue(100));
+        lane = start(TestOverloadConfig.defaults().withQueue(100));
         occupyTheThread();
         AtomicInteger hashed = new AtomicInteger();
-        CompletableFuture<Integer> waited = executor.submit(far(), UNIT, hashed::incrementAndGet);
+        CompletableFuture<Integer> waited = lane.submit(far(), UNIT, hashed::incrementAndGet);
 
         // Admitted with the burst allowance (1 s), it waits 1.5 s: the hashes ahead took longer than measured.
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(1500));
@@ -106,13 +106,13 @@ class BcryptExecutorTest {
 
     @Test
     void aRequestAdmittedUnderTheBurstAllowanceIsServedEvenIfTheQueueStandsMeanwhile() throws Exception {
-        executor = start(TestOverloadConfig.defaults().withQueue(100));
+        lane = start(TestOverloadConfig.defaults().withQueue(100));
         occupyTheThread();
-        CompletableFuture<Boolean> admitted = executor.submit(far(), UNIT, () -> true); // allowance 1 s
+        CompletableFuture<Boolean> admitted = lane.submit(far(), UNIT, () -> true); // allowance 1 s
 
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(500)); // the queue now stands: newcomers get 160 ms
-        CompletableFuture<Boolean> newcomer1 = executor.submit(far(), UNIT, () -> true); // (1 + 1) x 80 = 160: admitted
-        CompletableFuture<Boolean> newcomer2 = executor.submit(far(), UNIT, () -> true); // 240: refused
+        CompletableFuture<Boolean> newcomer1 = lane.submit(far(), UNIT, () -> true); // (1 + 1) x 80 = 160: admitted
+        CompletableFuture<Boolean> newcomer2 = lane.submit(far(), UNIT, () -> true); // 240: refused
         release.countDown();
 
         assertTrue(admitted.get(5, TimeUnit.SECONDS), "waited 500 ms of its 1 s: hashed");
@@ -123,44 +123,44 @@ class BcryptExecutorTest {
 
     @Test
     void aQueueEmptiedByRefusalsStaysOverloadedUntilAThreadIsFoundFree() {
-        executor = start(TestOverloadConfig.defaults().withQueue(100));
+        lane = start(TestOverloadConfig.defaults().withQueue(100));
         occupyTheThread();
-        CompletableFuture<Boolean> stale = executor.submit(far(), UNIT, () -> true);
+        CompletableFuture<Boolean> stale = lane.submit(far(), UNIT, () -> true);
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(1500)); // stale: refused when taken; the queue is then empty
         release.countDown();
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(stale));
 
         // Two measured hash times (the occupying task's real duration moved the average), not the burst allowance.
-        assertTrue(executor.allowedWaitNanos() < TimeUnit.SECONDS.toNanos(1),
+        assertTrue(lane.allowedWaitNanos() < TimeUnit.SECONDS.toNanos(1),
                 "refusing stale work is no sign of spare capacity");
-        executor.submit(far(), UNIT, () -> true); // finds the thread free: capacity to spare
-        assertEquals(TimeUnit.SECONDS.toNanos(1), executor.allowedWaitNanos());
+        lane.submit(far(), UNIT, () -> true); // finds the thread free: capacity to spare
+        assertEquals(TimeUnit.SECONDS.toNanos(1), lane.allowedWaitNanos());
     }
 
     @Test
     void isOverloadedOnlyWhileTheQueueStandsWithWorkInIt() {
-        executor = start(TestOverloadConfig.defaults().withQueue(100));
+        lane = start(TestOverloadConfig.defaults().withQueue(100));
         occupyTheThread();
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(150));
-        assertTrue(!executor.overloaded(), "nothing waiting: refusing more would leave the thread idle");
+        assertTrue(!lane.overloaded(), "nothing waiting: refusing more would leave the thread idle");
 
-        executor.submit(far(), UNIT, () -> true);
+        lane.submit(far(), UNIT, () -> true);
 
-        assertTrue(executor.overloaded());
+        assertTrue(lane.overloaded());
     }
 
     @Test
     void refusesWorkAtOnceWhenTheHardCapIsReached() throws Exception {
-        executor = start(TestOverloadConfig.defaults().withMaxWait(Duration.ofSeconds(10)).withQueue(2));
+        lane = start(TestOverloadConfig.defaults().withMaxWait(Duration.ofSeconds(10)).withQueue(2));
         CompletableFuture<Boolean> running = occupyTheThread();
-        CompletableFuture<Boolean> queued1 = executor.submit(far(), UNIT, () -> true);
-        CompletableFuture<Boolean> queued2 = executor.submit(far(), UNIT, () -> true);
+        CompletableFuture<Boolean> queued1 = lane.submit(far(), UNIT, () -> true);
+        CompletableFuture<Boolean> queued2 = lane.submit(far(), UNIT, () -> true);
 
-        CompletableFuture<Boolean> refused = executor.submit(far(), UNIT, () -> true);
+        CompletableFuture<Boolean> refused = lane.submit(far(), UNIT, () -> true);
 
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(refused));
         org.junit.jupiter.api.Assertions.assertThrows(ServiceUnavailableException.class,
-                () -> executor.refuseIfSaturated(far(), UNIT), "the same answer without submitting");
+                () -> lane.refuseIfSaturated(far(), UNIT), "the same answer without submitting");
         release.countDown();
         assertTrue(running.get(5, TimeUnit.SECONDS));
         assertTrue(queued1.get(5, TimeUnit.SECONDS));
@@ -169,11 +169,11 @@ class BcryptExecutorTest {
 
     @Test
     void refusesWorkAtAdmissionThatCouldNotFinishBeforeItsDeadline() {
-        // One hash is expected to take 80 ms; a request with 50 ms left cannot make it even on an idle executor.
-        executor = start(TestOverloadConfig.defaults());
+        // One hash is expected to take 80 ms; a request with 50 ms left cannot make it even on an idle lane.
+        lane = start(TestOverloadConfig.defaults());
         AtomicInteger hashed = new AtomicInteger();
 
-        CompletableFuture<Integer> refused = executor.submit(Deadline.after(System.nanoTime(), Duration.ofMillis(50)), UNIT,
+        CompletableFuture<Integer> refused = lane.submit(Deadline.after(System.nanoTime(), Duration.ofMillis(50)), UNIT,
                 hashed::incrementAndGet);
 
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(refused));
@@ -182,36 +182,36 @@ class BcryptExecutorTest {
 
     @Test
     void answersDeadlineWhenTheDeadlinePassesAndNeverStartsTheQueuedWork() throws Exception {
-        executor = start(TestOverloadConfig.defaults().withMaxWait(Duration.ofSeconds(10)));
+        lane = start(TestOverloadConfig.defaults().withMaxWait(Duration.ofSeconds(10)));
         occupyTheThread();
         AtomicInteger hashed = new AtomicInteger();
 
         // Admission needs 160 ms of the deadline left (the running hash and this one, 80 ms each, estimated): a
         // second leaves a busy machine's scheduler 840 ms between these two lines before the test would misjudge.
-        CompletableFuture<Integer> late = executor.submit(Deadline.after(System.nanoTime(), Duration.ofSeconds(1)), UNIT,
+        CompletableFuture<Integer> late = lane.submit(Deadline.after(System.nanoTime(), Duration.ofSeconds(1)), UNIT,
                 hashed::incrementAndGet);
 
         assertEquals(UnavailableReason.DEADLINE, reasonOf(late));
         release.countDown();
         // The only thread is free again; the expired task must have been dropped, not run.
-        assertTrue(executor.submit(far(), UNIT, () -> true).get(5, TimeUnit.SECONDS));
+        assertTrue(lane.submit(far(), UNIT, () -> true).get(5, TimeUnit.SECONDS));
         assertEquals(0, hashed.get());
         assertEquals(1.0, registry.get(MetricNames.BCRYPT_SKIPPED).counter().count());
     }
 
     @Test
     void anEstimateMadeOfSlowExpensiveHashesNeverStopsAnIdleLaneFromAdmittingACheapCheck() throws Exception {
-        executor = start(TestOverloadConfig.defaults());
+        lane = start(TestOverloadConfig.defaults());
         // An attacker's cost-14 rows (16 units), each taking 7.5 s of wall time on a contended machine: four of them
         // used to push the moving average of hash time past the 4 s deadline, after which nothing was admitted, so
         // nothing was measured, for good.
         for (int i = 0; i < 4; i++) {
-            assertTrue(executor.submit(deadline(), 16, () -> took(Duration.ofMillis(7500))).get(5, TimeUnit.SECONDS),
+            assertTrue(lane.submit(deadline(), 16, () -> took(Duration.ofMillis(7500))).get(5, TimeUnit.SECONDS),
                     "slow expensive hash " + i + " admitted to the idle lane");
         }
 
         AtomicInteger hashed = new AtomicInteger();
-        CompletableFuture<Integer> later = executor.submit(deadline(), UNIT, hashed::incrementAndGet);
+        CompletableFuture<Integer> later = lane.submit(deadline(), UNIT, hashed::incrementAndGet);
 
         assertEquals(1, later.get(5, TimeUnit.SECONDS), "a cost-10 check on an idle lane is admitted and hashed");
         assertEquals(0.0, refused("admission"));
@@ -219,31 +219,31 @@ class BcryptExecutorTest {
 
     @Test
     void anEstimatePastTheDeadlineIsCorrectedByTheNextCheckAnIdleLaneAdmits() throws Exception {
-        executor = start(TestOverloadConfig.defaults());
+        lane = start(TestOverloadConfig.defaults());
         // Cost-10 hashes that took 6 s each (a throttled CPU): the time per unit alone is past the deadline.
         for (int i = 0; i < 10; i++) {
-            executor.submit(deadline(), UNIT, () -> took(Duration.ofSeconds(6))).get(5, TimeUnit.SECONDS);
+            lane.submit(deadline(), UNIT, () -> took(Duration.ofSeconds(6))).get(5, TimeUnit.SECONDS);
         }
-        long slow = executor.nanosPerUnit();
+        long slow = lane.nanosPerUnit();
         assertTrue(slow > Duration.ofSeconds(4).toNanos(), "the estimate is past the deadline: " + slow);
 
-        assertTrue(executor.submit(deadline(), UNIT, () -> took(Duration.ofMillis(80))).get(5, TimeUnit.SECONDS),
+        assertTrue(lane.submit(deadline(), UNIT, () -> took(Duration.ofMillis(80))).get(5, TimeUnit.SECONDS),
                 "admitted at the configured hash time while a thread is free");
 
-        assertTrue(executor.nanosPerUnit() < slow, "its measurement brings the estimate down");
-        assertTrue(!executor.refusesWhileIdle());
+        assertTrue(lane.nanosPerUnit() < slow, "its measurement brings the estimate down");
+        assertTrue(!lane.refusesWhileIdle());
     }
 
     @Test
     void aCheapCheckWaitingBehindOthersIsJudgedByTimePerUnitNotByTheSlowExpensiveHashes() throws Exception {
-        executor = start(TestOverloadConfig.defaults().withQueue(100));
+        lane = start(TestOverloadConfig.defaults().withQueue(100));
         for (int i = 0; i < 4; i++) {
-            executor.submit(deadline(), 16, () -> took(Duration.ofMillis(7500))).get(5, TimeUnit.SECONDS);
+            lane.submit(deadline(), 16, () -> took(Duration.ofMillis(7500))).get(5, TimeUnit.SECONDS);
         }
         occupyTheThread();
 
         // 7.5 s ÷ 16 units ≈ 470 ms a unit: one unit ahead and its own fit the deadline and the 1 s burst allowance.
-        CompletableFuture<Boolean> queued = executor.submit(deadline(), UNIT, () -> true);
+        CompletableFuture<Boolean> queued = lane.submit(deadline(), UNIT, () -> true);
         release.countDown();
 
         assertTrue(queued.get(5, TimeUnit.SECONDS));
@@ -251,12 +251,12 @@ class BcryptExecutorTest {
 
     @Test
     void anExpensiveRowTakesItsRealShareOfTheQueue() {
-        executor = start(TestOverloadConfig.defaults().withQueue(100));
-        CompletableFuture<Boolean> expensive = executor.submit(far(), 16, this::blockUntilReleased); // 16 x 80 ms
+        lane = start(TestOverloadConfig.defaults().withQueue(100));
+        CompletableFuture<Boolean> expensive = lane.submit(far(), 16, this::blockUntilReleased); // 16 x 80 ms
         awaitStarted();
 
         // 1.28 s of work ahead of it: beyond the 1 s allowance, though it is a single request.
-        CompletableFuture<Boolean> behind = executor.submit(far(), UNIT, () -> true);
+        CompletableFuture<Boolean> behind = lane.submit(far(), UNIT, () -> true);
 
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(behind));
         assertTrue(!expensive.isDone());
@@ -264,15 +264,15 @@ class BcryptExecutorTest {
 
     @Test
     void anIdleLaneRefusesOnlyWorkThatCouldNotFinishInTimeEvenAtTheConfiguredHashTime() {
-        executor = start(TestOverloadConfig.defaults());
+        lane = start(TestOverloadConfig.defaults());
         AtomicInteger hashed = new AtomicInteger();
 
         // A cost-16 row: 64 units x 80 ms = 5.1 s, past the 4 s deadline before it starts.
-        CompletableFuture<Integer> tooDear = executor.submit(deadline(), 64, hashed::incrementAndGet);
+        CompletableFuture<Integer> tooDear = lane.submit(deadline(), 64, hashed::incrementAndGet);
 
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(tooDear));
         assertEquals(0, hashed.get());
-        assertTrue(!executor.refusesWhileIdle(), "a cost-10 check would still be admitted");
+        assertTrue(!lane.refusesWhileIdle(), "a cost-10 check would still be admitted");
     }
 
     @Test
@@ -290,20 +290,20 @@ class BcryptExecutorTest {
     void hashesRunUnderSchedIdle() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(
                 java.nio.file.Files.exists(java.nio.file.Path.of("/proc/thread-self/stat")), "Linux only");
-        executor = start(TestOverloadConfig.defaults().withIdlePriority(true));
+        lane = start(TestOverloadConfig.defaults().withIdlePriority(true));
 
         // A SCHED_IDLE thread on a saturated machine runs only in the gaps: the bound is a hang guard, not a limit.
-        int policy = executor.submit(far(), UNIT, IdleSchedulingTest::currentPolicy).get(2, TimeUnit.MINUTES);
+        int policy = lane.submit(far(), UNIT, IdleSchedulingTest::currentPolicy).get(2, TimeUnit.MINUTES);
 
         assertEquals(IdleScheduling.SCHED_IDLE, policy);
     }
 
-    private BcryptExecutor start(TestOverloadConfig config) {
-        return new BcryptExecutor(config, registry, new DeadlineTimer(), now::get);
+    private Lane start(TestOverloadConfig config) {
+        return Lanes.bcrypt(config, registry, new DeadlineTimer(), now::get);
     }
 
     private CompletableFuture<Boolean> occupyTheThread() {
-        CompletableFuture<Boolean> running = executor.submit(far(), UNIT, this::blockUntilReleased);
+        CompletableFuture<Boolean> running = lane.submit(far(), UNIT, this::blockUntilReleased);
         awaitStarted();
         return running;
     }

@@ -1,0 +1,102 @@
+package io.deviceidentity.overload;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Whether a database-lane refusal (or a deadline passed meanwhile) is told as this service's overload or as the
+ * database's fault, {@code backend_unavailable}: the one place that decides it. {@code overload} sends an operator to
+ * this service's capacity, {@code backend_unavailable} to the database, and in a failover every refusal must name the
+ * database. A step's failure is classified ({@link BackendFailures}: a database error is {@code backend_unavailable},
+ * never a 500).
+ *
+ * <p>The database is at fault when
+ * <ul>
+ * <li>more than half the threads hold request steps that have waited on it for {@link #STALL_NANOS} or longer: a read
+ * takes about a millisecond, a slowed one tens; this catches a database that went silent (a killed primary, a lock
+ * held across the table) from the first fraction of a second, before any read has failed: the driver gives up on a
+ * silent server only after its socket timeout, seconds later. The limit is above the longest pause this service
+ * causes itself (a CFS-throttled pod stops for at most its quota period's remainder, under 100 ms), so a starved
+ * service is not mistaken for a stalled database;</li>
+ * <li>or a request step that reached the database failed as unavailable, and no step has succeeded since with nothing
+ * left waiting for a thread: the requests refused while the lane drains the backlog the outage built (every device
+ * retrying at once), and those refused while a read to a standby succeeds beside reads hanging on the primary, are
+ * the outage's, not a sign that this service is too small.</li>
+ * </ul>
+ */
+final class DatabaseAttribution implements Attribution {
+
+    /** How long a step must have waited on the database to count as held by it. */
+    static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final int threads;
+    private final LongSupplier clock;
+    /** When each thread's current request step started: how long the database has held it. */
+    private final Map<Thread, Long> runningSince = new ConcurrentHashMap<>();
+    private volatile boolean databaseFailing;
+
+    DatabaseAttribution(int threads, LongSupplier clock) {
+        this.threads = threads;
+        this.clock = clock;
+    }
+
+    @Override
+    public ServiceUnavailableException told(ServiceUnavailableException refusal) {
+        return databaseAtFault() ? databaseDown() : refusal;
+    }
+
+    @Override
+    public ServiceUnavailableException expired() {
+        return databaseAtFault() ? databaseDown() : ServiceUnavailableException.deadline();
+    }
+
+    @Override
+    public void started(long at) {
+        runningSince.put(Thread.currentThread(), at);
+    }
+
+    @Override
+    public Throwable failed(Throwable thrown, boolean forRequest) {
+        if (forRequest) {
+            runningSince.remove(Thread.currentThread());
+        }
+        if (thrown instanceof Error) {
+            return thrown;
+        }
+        RuntimeException failure = BackendFailures.classify(thrown);
+        if (forRequest && failure instanceof ServiceUnavailableException unavailable
+                && unavailable.reason() == UnavailableReason.BACKEND_UNAVAILABLE) {
+            databaseFailing = true;
+        }
+        return failure;
+    }
+
+    @Override
+    public void succeeded(boolean drained) {
+        runningSince.remove(Thread.currentThread());
+        if (drained) {
+            databaseFailing = false;
+        }
+    }
+
+    private boolean databaseAtFault() {
+        if (databaseFailing) {
+            return true;
+        }
+        long now = clock.getAsLong();
+        int held = 0;
+        for (long since : runningSince.values()) {
+            if (now - since >= STALL_NANOS) {
+                held++;
+            }
+        }
+        return held * 2 > threads;
+    }
+
+    private static ServiceUnavailableException databaseDown() {
+        return ServiceUnavailableException.backendUnavailable("the database threads wait on a database that does not"
+                + " answer", 1);
+    }
+}

@@ -1,0 +1,140 @@
+package io.deviceidentity.overload;
+
+import static io.deviceidentity.overload.Refusals.reasonOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+
+/**
+ * Whose fault the database lane says a failure or refusal is: a database error is {@code backend_unavailable},
+ * and while the database fails or holds the threads, a full lane's refusals are the database's too.
+ */
+class DatabaseRefusalAttributionTest {
+
+    private final DatabaseLanes lanes = new DatabaseLanes();
+    private final Lane lane = lanes.withoutQueue(2);
+
+    @AfterEach
+    void stop() {
+        lanes.close();
+    }
+
+    @Test
+    void aDatabaseFailureComesBackAsBackendUnavailable() {
+        CompletableFuture<Object> failed = lane.run(DatabaseLanes.far(), () -> {
+            throw new SQLException("connection refused", "08001");
+        });
+
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(failed));
+    }
+
+    @Test
+    void whileTheDatabaseFailsARequestFindingEveryThreadBusyIsToldItIsTheDatabaseUntilAStepSucceeds() throws Exception {
+        CompletableFuture<Object> failed = lane.run(DatabaseLanes.far(), () -> {
+            throw new SQLException("connection refused", "08001");
+        });
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(failed));
+        CountDownLatch bothRunning = new CountDownLatch(2);
+        CompletableFuture<Boolean> first = lane.run(DatabaseLanes.far(), () -> lanes.hold(bothRunning));
+        CompletableFuture<Boolean> second = lane.run(DatabaseLanes.far(), () -> lanes.hold(bothRunning));
+        assertTrue(bothRunning.await(5, TimeUnit.SECONDS));
+
+        CompletableFuture<Integer> refusedWhileFailing = lane.run(DatabaseLanes.far(), () -> 1);
+
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(refusedWhileFailing),
+                "the threads are held by a database that does not answer: not this service's overload");
+        assertEquals(1.0, lanes.refused("known", "full"), "still counted as the lane's refusal");
+        lanes.release.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS));
+        CountDownLatch again = new CountDownLatch(2);
+        CountDownLatch stillHeld = new CountDownLatch(1);
+        CompletableFuture<Boolean> third = lane.run(DatabaseLanes.far(), () -> DatabaseLanes.holdUntil(again, stillHeld));
+        CompletableFuture<Boolean> fourth = lane.run(DatabaseLanes.far(), () -> DatabaseLanes.holdUntil(again, stillHeld));
+        assertTrue(again.await(5, TimeUnit.SECONDS));
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(lane.run(DatabaseLanes.far(), () -> 1)),
+                "a database that answered again makes a full lane overload once more");
+        stillHeld.countDown();
+        assertTrue(third.get(5, TimeUnit.SECONDS) && fourth.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aLaneHeldByStepsTheDatabaseDoesNotAnswerRefusesAsTheDatabaseBeforeAnyStepHasFailed() throws Exception {
+        // Two threads, no queue, on the test's clock: both steps hang on a database that went silent (a killed
+        // primary: the driver gives up only after its socket timeout), and requests keep coming.
+        Lane silent = lanes.start(2, Duration.ZERO, 0, 0, lanes.now::get);
+        CountDownLatch bothRunning = new CountDownLatch(2);
+        CompletableFuture<Boolean> first = silent.run(DatabaseLanes.far(), () -> lanes.hold(bothRunning));
+        CompletableFuture<Boolean> second = silent.run(DatabaseLanes.far(), () -> lanes.hold(bothRunning));
+        assertTrue(bothRunning.await(5, TimeUnit.SECONDS));
+
+        lanes.now.addAndGet(DatabaseAttribution.STALL_NANOS - 1);
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(silent.run(DatabaseLanes.far(), () -> 1)),
+                "steps that have run for less than a stall: this service's overload");
+        assertEquals(UnavailableReason.DEADLINE, silent.expired().reason());
+        lanes.now.addAndGet(1);
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(silent.run(DatabaseLanes.far(), () -> 1)),
+                "every thread held by a database that does not answer: the database's doing");
+        assertEquals(2.0, lanes.refused("known", "full"), "both still counted as the lane's refusals");
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, silent.expired().reason(),
+                "a request whose deadline passes meanwhile is told it was the database");
+
+        lanes.release.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS));
+        CountDownLatch again = new CountDownLatch(2);
+        CountDownLatch stillHeld = new CountDownLatch(1);
+        CompletableFuture<Boolean> third = silent.run(DatabaseLanes.far(), () -> DatabaseLanes.holdUntil(again, stillHeld));
+        CompletableFuture<Boolean> fourth = silent.run(DatabaseLanes.far(), () -> DatabaseLanes.holdUntil(again, stillHeld));
+        assertTrue(again.await(5, TimeUnit.SECONDS));
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(silent.run(DatabaseLanes.far(), () -> 1)),
+                "fresh steps in every thread: overload again");
+        assertEquals(UnavailableReason.DEADLINE, silent.expired().reason(), "and a passed deadline is a deadline");
+        stillHeld.countDown();
+        assertTrue(third.get(5, TimeUnit.SECONDS) && fourth.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void theRefusalsWhileTheLaneDrainsTheBacklogOfAnOutageNameTheDatabase() throws Exception {
+        Lane queued = lanes.queued(Duration.ofMillis(25));
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(queued.run(DatabaseLanes.far(), () -> {
+            throw new SQLException("connection refused", "08001");
+        })));
+        // The database answers again; the devices that retried meanwhile fill the thread and the queue.
+        CompletableFuture<Boolean> first = lanes.occupyTheThread(queued);
+        CountDownLatch waiterRunning = new CountDownLatch(1);
+        CountDownLatch waiterDone = new CountDownLatch(1);
+        CompletableFuture<Boolean> waiter = queued.run(DatabaseLanes.far(), () -> DatabaseLanes.holdUntil(waiterRunning, waiterDone));
+        CompletableFuture<Integer> behind = queued.run(DatabaseLanes.far(), () -> 1);
+
+        lanes.release.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS), "a step succeeded, with others still waiting");
+        assertTrue(waiterRunning.await(5, TimeUnit.SECONDS));
+        lanes.now.addAndGet(TimeUnit.MILLISECONDS.toNanos(30));
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(queued.run(DatabaseLanes.far(), () -> 1)),
+                "the backlog the outage built is still draining: the database's doing");
+
+        waiterDone.countDown();
+        assertTrue(waiter.get(5, TimeUnit.SECONDS));
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(behind),
+                "waited past the allowance in the backlog: the database's doing too");
+        assertEquals(1, queued.run(DatabaseLanes.far(), () -> 1).get(5, TimeUnit.SECONDS), "nothing waits now, and a step succeeds");
+        CountDownLatch lastRunning = new CountDownLatch(1);
+        CountDownLatch lastDone = new CountDownLatch(1);
+        CompletableFuture<Boolean> last = queued.run(DatabaseLanes.far(), () -> DatabaseLanes.holdUntil(lastRunning, lastDone));
+        assertTrue(lastRunning.await(5, TimeUnit.SECONDS));
+        lanes.now.addAndGet(TimeUnit.MILLISECONDS.toNanos(30));
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(queued.run(DatabaseLanes.far(), () -> 1)),
+                "drained and answering: a full lane is this service's overload again");
+        lastDone.countDown();
+        assertTrue(last.get(5, TimeUnit.SECONDS));
+    }
+}
