@@ -130,6 +130,32 @@ public interface AuthConfig {
         /** Devices whose counts are kept in memory at once; the least recently seen are forgotten first. */
         @WithDefault("200000")
         long maxTrackedDevices();
+
+        /**
+         * How often each replica writes its failures to the shared counts, counted from the end of the previous
+         * write: the failures of one interval on one counter are one row. Longer: fewer statements, other replicas
+         * learn later.
+         */
+        @WithDefault("200ms")
+        Duration writeInterval();
+
+        /** Counters written by one statement at most. */
+        @WithDefault("1000")
+        int writeBatch();
+
+        /**
+         * Counters waiting for the next write at most; a new one beyond it stays local (this replica enforces it, the
+         * others do not see it) and is counted in {@code identity_budget_writes_dropped_total}.
+         */
+        @WithDefault("20000")
+        int writeQueue();
+
+        /**
+         * How old this replica's view of a pair's shared counts may be before a cold check reads them again (on the
+         * database lane): the other replicas' failures of the last interval may be missing from a decision.
+         */
+        @WithDefault("1s")
+        Duration refreshInterval();
     }
 
     /**
@@ -163,6 +189,10 @@ public interface AuthConfig {
         /** A write that waited longer than this is dropped: it is stale, and a queue must stay short. */
         @WithDefault("5s")
         Duration writeMaxWait();
+
+        /** Verifiers written by one statement at most (whatever is queued when the writer wakes, up to this). */
+        @WithDefault("100")
+        int writeBatch();
     }
 
     /**
@@ -177,5 +207,12 @@ public interface AuthConfig {
          */
         @WithDefault("10")
         int upgradeCost();
+
+        /**
+         * Upgrades waiting to be stored (one at a time, after the answer); beyond it an upgrade is dropped and
+         * counted {@code deferred}: the row keeps its hash and a later login upgrades it.
+         */
+        @WithDefault("100")
+        int upgradeQueue();
     }
 }

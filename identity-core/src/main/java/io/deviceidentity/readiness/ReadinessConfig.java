@@ -8,10 +8,11 @@ import io.smallrye.config.WithDefault;
 public interface ReadinessConfig {
 
     /**
-     * Run the warm-up on a thread of its own while the HTTP server already answers liveness (and readiness DOWN):
-     * the production way, so that a database that is down at start leaves the pod alive and unready instead of
-     * stuck in startup. {@code false} runs it inside the start event, so the application is warm before anything
-     * calls it (the {@code @QuarkusTest} profile, whose tests count hashes and refusals from their first request).
+     * Run the warm-up in the background (its tries on the worker pool, the waits between them on a timer) while the
+     * HTTP server already answers liveness (and readiness DOWN): the production way, so that a database that is down
+     * at start leaves the pod alive and unready instead of stuck in startup. {@code false} runs it inside the start
+     * event, so the application is warm before anything calls it (the {@code @QuarkusTest} profile, whose tests count
+     * hashes and refusals from their first request).
      */
     @WithDefault("true")
     boolean warmUpInBackground();

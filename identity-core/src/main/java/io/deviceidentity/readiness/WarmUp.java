@@ -19,6 +19,7 @@ import org.eclipse.microprofile.health.Readiness;
 
 import io.deviceidentity.overload.PooledConnections;
 import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Vertx;
 
 /**
  * A service is ready only when it can answer its first request like its hundredth. Measured on a cold start:
@@ -30,7 +31,8 @@ import io.quarkus.runtime.StartupEvent;
  * <p>So at start this runs the service's {@link WarmUpPlan} — a validated connection from each pool, then the request
  * path itself through the service's own entry points (the database read on the lane, bcrypt on its lane) — and
  * the readiness check {@code warm-up} stays DOWN until every step has succeeded once. Steps that fail (the database
- * not reachable yet) are retried; liveness does not depend on them. After that the check stays UP: while the
+ * not reachable yet) are retried; liveness does not depend on them. In the background, each try runs on the
+ * application's worker pool and the wait between tries is a timer, so no thread is held while the database is away. After that the check stays UP: while the
  * database is down later, the service answers {@code 503 backend_unavailable} at once, which tells EMQX and operators
  * more than a pod that vanishes from its Service (why the datasources' own health checks are off).
  */
@@ -42,12 +44,15 @@ public class WarmUp implements HealthCheck {
 
     private final WarmUpPlan plan;
     private final ReadinessConfig config;
+    private final Vertx vertx;
     private volatile WarmUpRun run;
-    private volatile Thread thread;
+    private volatile boolean stopping;
+    private volatile long retryTimer = -1;
 
-    public WarmUp(WarmUpPlan plan, ReadinessConfig config) {
+    public WarmUp(WarmUpPlan plan, ReadinessConfig config, Vertx vertx) {
         this.plan = plan;
         this.config = config;
+        this.vertx = vertx;
     }
 
     void start(@Observes StartupEvent event) {
@@ -57,17 +62,23 @@ public class WarmUp implements HealthCheck {
             steps.run();
             return;
         }
-        Thread warming = new Thread(steps::run, "warm-up");
-        warming.setDaemon(true);
-        thread = warming;
-        warming.start();
+        tryInBackground(steps);
+    }
+
+    private void tryInBackground(WarmUpRun steps) {
+        vertx.executeBlocking(steps::tryNext, false).onSuccess(wait -> {
+            if (wait != WarmUpRun.DONE && wait != WarmUpRun.STOPPED && !stopping) {
+                retryTimer = vertx.setTimer(wait, timer -> tryInBackground(steps));
+            }
+        });
     }
 
     @PreDestroy
     void stop() {
-        Thread warming = thread;
-        if (warming != null) {
-            warming.interrupt();
+        stopping = true;
+        long timer = retryTimer;
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
         }
     }
 

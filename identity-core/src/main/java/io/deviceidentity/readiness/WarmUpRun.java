@@ -17,6 +17,11 @@ public final class WarmUpRun {
     static final long FIRST_RETRY_MILLIS = 500;
     static final long LONGEST_RETRY_MILLIS = 5_000;
 
+    /** {@link #tryNext}: every step has succeeded. */
+    public static final long DONE = 0;
+    /** {@link #tryNext}: interrupted, the service is stopping. */
+    public static final long STOPPED = -1;
+
     /** Waits between tries: {@code Thread::sleep} in the service, a recorder in tests. */
     @FunctionalInterface
     public interface Pause {
@@ -29,6 +34,10 @@ public final class WarmUpRun {
     private volatile String current;
     private volatile String lastFailure;
     private volatile boolean done;
+    private int next;
+    private int attempt;
+    private long retry = FIRST_RETRY_MILLIS;
+    private long started = Long.MIN_VALUE;
 
     public WarmUpRun(List<WarmUpStep> steps, Pause pause, LongSupplier clock) {
         this.steps = List.copyOf(steps);
@@ -39,31 +48,35 @@ public final class WarmUpRun {
 
     /** Runs every step; returns when all succeeded, or early when interrupted (the service is stopping). */
     public void run() {
-        long started = clock.getAsLong();
-        for (WarmUpStep step : steps) {
-            current = step.name();
-            if (!runUntilItSucceeds(step)) {
+        for (long wait = tryNext(); wait != DONE && wait != STOPPED; wait = tryNext()) {
+            try {
+                pause.millis(wait);
+            } catch (InterruptedException stopping) {
+                Thread.currentThread().interrupt();
                 return;
             }
         }
-        current = null;
-        lastFailure = null;
-        done = true;
-        LOG.infof("warm-up done in %d ms (%d steps): ready", elapsedMillis(started), steps.size());
     }
 
-    private boolean runUntilItSucceeds(WarmUpStep step) {
-        long retry = FIRST_RETRY_MILLIS;
-        for (int attempt = 1; ; attempt++) {
-            long started = clock.getAsLong();
+    /**
+     * Tries the current step once, and the ones after it while they succeed: {@link #DONE}, {@link #STOPPED}, or how
+     * many milliseconds to wait before the next try (a step failed). {@link #run} waits with its {@code Pause}; the
+     * service waits on a timer, holding no thread between tries.
+     */
+    public synchronized long tryNext() {
+        if (started == Long.MIN_VALUE) {
+            started = clock.getAsLong();
+        }
+        while (next < steps.size()) {
+            WarmUpStep step = steps.get(next);
+            current = step.name();
+            attempt++;
+            long tried = clock.getAsLong();
             try {
                 step.run();
-                lastFailure = null;
-                LOG.infof("warm-up step %s took %d ms", step.name(), elapsedMillis(started));
-                return true;
             } catch (InterruptedException stopping) {
                 Thread.currentThread().interrupt();
-                return false;
+                return STOPPED;
             } catch (Exception failure) {
                 // The message only: a failure here is the database not being reachable yet, not a defect, and
                 // a stack trace every few seconds while it starts would bury the one line that matters.
@@ -72,15 +85,23 @@ public final class WarmUpRun {
                     LOG.warnf("warm-up step %s failed (try %d, not ready until it succeeds; retrying every %d s"
                             + " at most): %s", step.name(), attempt, LONGEST_RETRY_MILLIS / 1000, failure);
                 }
+                long wait = retry;
+                retry = Math.min(LONGEST_RETRY_MILLIS, retry * 2);
+                return wait;
             }
-            try {
-                pause.millis(retry);
-            } catch (InterruptedException stopping) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-            retry = Math.min(LONGEST_RETRY_MILLIS, retry * 2);
+            lastFailure = null;
+            LOG.infof("warm-up step %s took %d ms", step.name(), elapsedMillis(tried));
+            next++;
+            attempt = 0;
+            retry = FIRST_RETRY_MILLIS;
         }
+        if (!done) {
+            current = null;
+            lastFailure = null;
+            done = true;
+            LOG.infof("warm-up done in %d ms (%d steps): ready", elapsedMillis(started), steps.size());
+        }
+        return DONE;
     }
 
     private long elapsedMillis(long startedNanos) {

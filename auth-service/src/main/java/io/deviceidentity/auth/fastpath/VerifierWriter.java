@@ -6,10 +6,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.function.LongSupplier;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -17,13 +16,16 @@ import org.jboss.logging.Logger;
 
 import io.agroal.api.AgroalDataSource;
 import io.deviceidentity.auth.AuthConfig;
+import io.deviceidentity.auth.writebehind.WriteBehind;
 import io.deviceidentity.metrics.MetricNames;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.agroal.DataSource;
 
 /**
- * Writes verifiers after the answer has gone out: a bounded queue drained by one thread, in batches, on a datasource
+ * Writes verifiers after the answer has gone out, through a {@link WriteBehind} (a bounded queue drained by one
+ * thread, in batches of at most {@code write-batch}, written as soon as they are queued), on a datasource
  * of its own with one connection ({@code quarkus.datasource."verifiers".*}), so a write never delays an answer and
  * never takes a connection from the reads. When the queue is full, or a write has waited longer than
  * {@code write-max-wait}, the write is dropped and counted: the device then pays bcrypt once more on its next
@@ -38,7 +40,6 @@ import io.quarkus.agroal.DataSource;
 public class VerifierWriter {
 
     private static final Logger LOG = Logger.getLogger(VerifierWriter.class);
-    private static final int BATCH = 100;
     private static final String WRITE = "UPDATE device_credentials SET verifier_key_id = ?, verifier = ?"
             + " WHERE client_id = ? AND password_hash = ? AND status = 'active'";
 
@@ -56,7 +57,7 @@ public class VerifierWriter {
     }
 
     private final AgroalDataSource dataSource;
-    private final BlockingQueue<Write> queue;
+    private final WriteBehind<Write> queue;
     private final long maxWaitNanos;
     private final LongSupplier clock;
     private final Counter written;
@@ -64,23 +65,21 @@ public class VerifierWriter {
     private final Counter failed;
     private final Counter droppedFull;
     private final Counter droppedOld;
-    private final Object startLock = new Object();
-    private Thread thread;
 
     @Inject
     public VerifierWriter(@DataSource("verifiers") AgroalDataSource dataSource, AuthConfig config,
             MeterRegistry registry) {
-        this(dataSource, config.fastPath().writeQueue(), config.fastPath().writeMaxWait(), System::nanoTime,
-                registry);
+        this(dataSource, config.fastPath().writeQueue(), config.fastPath().writeBatch(),
+                config.fastPath().writeMaxWait(), System::nanoTime, registry);
     }
 
-    VerifierWriter(AgroalDataSource dataSource, int capacity, Duration maxWait, LongSupplier clock,
+    VerifierWriter(AgroalDataSource dataSource, int capacity, int batchSize, Duration maxWait, LongSupplier clock,
             MeterRegistry registry) {
         this.dataSource = dataSource;
-        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.queue = WriteBehind.draining("verifier-writer", capacity, batchSize, this::writeFresh);
         this.maxWaitNanos = maxWait.toNanos();
         this.clock = clock;
-        registry.gaugeCollectionSize(MetricNames.FASTPATH_WRITE_QUEUE_DEPTH, List.of(), queue);
+        Gauge.builder(MetricNames.FASTPATH_WRITE_QUEUE_DEPTH, queue, WriteBehind::queued).register(registry);
         this.written = registry.counter(MetricNames.FASTPATH_WRITES, MetricNames.TAG_RESULT, "written");
         // The row changed (new password, revoked, deleted) between the check and the write.
         this.stale = registry.counter(MetricNames.FASTPATH_WRITES, MetricNames.TAG_RESULT, "stale");
@@ -91,37 +90,19 @@ public class VerifierWriter {
 
     /** Queues a write; drops it (counted) when the queue is full. Never blocks. */
     public void offer(Write write) {
-        startOnce();
         if (!queue.offer(write)) {
             droppedFull.increment();
         }
     }
 
-    private void startOnce() {
-        synchronized (startLock) {
-            if (thread == null) {
-                thread = new Thread(this::drainForever, "verifier-writer");
-                thread.setDaemon(true);
-                thread.start();
-            }
-        }
+    /** A verifier queued before a shutdown is written before it: otherwise its device pays bcrypt once more. */
+    @PreDestroy
+    void stop() {
+        queue.close();
     }
 
-    private void drainForever() {
-        List<Write> batch = new ArrayList<>(BATCH);
-        while (true) {
-            try {
-                batch.add(queue.take());
-            } catch (InterruptedException e) {
-                return;
-            }
-            queue.drainTo(batch, BATCH - 1);
-            writeFresh(batch);
-            batch.clear();
-        }
-    }
-
-    private void writeFresh(List<Write> batch) {
+    /** One batch: false when it could not be written (after its second attempt). */
+    private boolean writeFresh(List<Write> batch) {
         long now = clock.getAsLong();
         List<Write> fresh = new ArrayList<>(batch.size());
         for (Write write : batch) {
@@ -132,18 +113,20 @@ public class VerifierWriter {
             }
         }
         if (fresh.isEmpty()) {
-            return;
+            return true;
         }
         try {
             int[] counts = SecondAttempt.run(() -> store(fresh));
             for (int count : counts) {
                 (count > 0 ? written : stale).increment();
             }
+            return true;
         } catch (SQLException | RuntimeException e) {
             failed.increment(fresh.size());
             // The SQLSTATE only: no statement parameter, so no MAC or hash reaches the log.
             LOG.warnf("could not store %d fast-path verifiers, twice (%s): those devices pay bcrypt once more",
                     fresh.size(), e instanceof SQLException sql ? sql.getSQLState() : e.getClass().getSimpleName());
+            return false;
         }
     }
 

@@ -4,19 +4,21 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
 import io.agroal.api.AgroalDataSource;
+import io.deviceidentity.auth.AuthConfig;
 import io.deviceidentity.auth.fastpath.FastPath;
 import io.deviceidentity.auth.fastpath.SecondAttempt;
+import io.deviceidentity.auth.writebehind.WriteBehind;
 import io.deviceidentity.credentials.DeviceCredential;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -24,8 +26,8 @@ import io.quarkus.agroal.DataSource;
 
 /**
  * Stores legacy rows' new bcrypt hashes after the answer has gone out, as the fast path's
- * {@link io.deviceidentity.auth.fastpath.VerifierWriter} stores verifiers: a bounded queue drained by one thread, on
- * the one-connection {@code verifiers} datasource, so a write never delays an answer nor takes a connection from the
+ * {@link io.deviceidentity.auth.fastpath.VerifierWriter} stores verifiers: a {@link WriteBehind} of
+ * {@code upgrade-queue} (100), written one at a time in the order they were queued, on the one-connection {@code verifiers} datasource, so a write never delays an answer nor takes a connection from the
  * reads; a write that fails is tried once more ({@link SecondAttempt}). The only statement is
  * {@code upgrade_legacy_password} (V6), or {@code strengthen_bcrypt_password} (V7) for a weak bcrypt row: a
  * compare-and-set the schema owner grants, which replaces the hash only while the row is still of its kind (legacy;
@@ -41,7 +43,6 @@ import io.quarkus.agroal.DataSource;
 public class UpgradeWriter {
 
     private static final Logger LOG = Logger.getLogger(UpgradeWriter.class);
-    static final int QUEUE = 100;
 
     /**
      * One verified row to replace ({@code kind}) and its new hash. {@code password} is secret: toString leaves it
@@ -62,15 +63,14 @@ public class UpgradeWriter {
 
     private final AgroalDataSource dataSource;
     private final FastPath fastPath;
-    private final BlockingQueue<Upgrade> queue = new ArrayBlockingQueue<>(QUEUE);
+    private final WriteBehind<Upgrade> queue;
     private final Map<UpgradeKind, Outcomes> outcomes = new EnumMap<>(UpgradeKind.class);
-    private final Object startLock = new Object();
-    private Thread thread;
 
     @Inject
-    public UpgradeWriter(@DataSource("verifiers") AgroalDataSource dataSource, FastPath fastPath,
+    public UpgradeWriter(@DataSource("verifiers") AgroalDataSource dataSource, FastPath fastPath, AuthConfig config,
             MeterRegistry registry) {
         this.dataSource = dataSource;
+        this.queue = WriteBehind.draining("legacy-upgrade-writer", config.legacy().upgradeQueue(), 1, this::writeEach);
         this.fastPath = fastPath;
         for (UpgradeKind kind : UpgradeKind.values()) {
             // stale: another replica (or a PUT, an import, a revocation) changed the row since it was read.
@@ -81,7 +81,6 @@ public class UpgradeWriter {
 
     /** Never blocks: a full queue drops the upgrade (the row stays as it is until a later login). */
     public void offer(Upgrade upgrade) {
-        startIfNeeded();
         if (!queue.offer(upgrade)) {
             outcomes.get(upgrade.kind()).dropped().increment();
             notUpgraded(upgrade.kind(), upgrade.device(), upgrade.username(), upgrade.password());
@@ -101,12 +100,18 @@ public class UpgradeWriter {
 
     /** Writes one upgrade now, on the caller's thread: the writer thread's step, and the tests' (two replicas). */
     boolean write(Upgrade upgrade) {
+        return store(upgrade) == Stored.UPGRADED;
+    }
+
+    private enum Stored { UPGRADED, STALE, FAILED }
+
+    private Stored store(Upgrade upgrade) {
         DeviceCredential device = upgrade.device();
         Outcomes counted = outcomes.get(upgrade.kind());
         try {
             if (!SecondAttempt.run(() -> replace(upgrade))) {
                 counted.stale().increment();
-                return false;
+                return Stored.STALE;
             }
         } catch (SQLException | RuntimeException e) {
             counted.failed().increment();
@@ -114,12 +119,12 @@ public class UpgradeWriter {
             LOG.warnf("could not replace a credential (%s) by its bcrypt re-hash, twice (%s): a later login tries again",
                     upgrade.kind(), e instanceof SQLException sql ? sql.getSQLState() : e.getClass().getSimpleName());
             notUpgraded(upgrade.kind(), device, upgrade.username(), upgrade.password());
-            return false;
+            return Stored.FAILED;
         }
         counted.upgraded().increment();
         fastPath.remember(device.clientId(), upgrade.username(), upgrade.password(),
                 device.withBcrypt(upgrade.bcryptHash()));
-        return true;
+        return Stored.UPGRADED;
     }
 
     /** The compare-and-set: true when this call replaced the hash. */
@@ -136,25 +141,18 @@ public class UpgradeWriter {
         }
     }
 
-    private void startIfNeeded() {
-        synchronized (startLock) {
-            if (thread == null) {
-                thread = new Thread(this::drainForever, "legacy-upgrade-writer");
-                thread.setDaemon(true);
-                thread.start();
-            }
+    /** Each outcome is counted by {@link #store}; a failed upgrade is not retried (a later login is). */
+    private boolean writeEach(List<Upgrade> batch) {
+        boolean failed = false;
+        for (Upgrade upgrade : batch) {
+            failed |= store(upgrade) == Stored.FAILED;
         }
+        return !failed;
     }
 
-    private void drainForever() {
-        while (true) {
-            Upgrade upgrade;
-            try {
-                upgrade = queue.take();
-            } catch (InterruptedException e) {
-                return;
-            }
-            write(upgrade);
-        }
+    /** An upgrade queued before a shutdown is written before it, as verifiers are. */
+    @PreDestroy
+    void stop() {
+        queue.close();
     }
 }

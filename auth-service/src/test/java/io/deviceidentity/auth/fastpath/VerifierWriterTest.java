@@ -44,7 +44,7 @@ class VerifierWriterTest {
     void aBatchWhoseConnectionWasBrokenIsWrittenOnANewOne() throws Exception {
         MeterRegistry registry = new SimpleMeterRegistry();
         try (AgroalDataSource pool = poolOfOne()) {
-            VerifierWriter writer = new VerifierWriter(pool, 10, Duration.ofMinutes(1), System::nanoTime, registry);
+            VerifierWriter writer = new VerifierWriter(pool, 10, 100, Duration.ofMinutes(1), System::nanoTime, registry);
             String before = uniqueId("writer-before");
             device(before).store();
             writer.offer(write(before));

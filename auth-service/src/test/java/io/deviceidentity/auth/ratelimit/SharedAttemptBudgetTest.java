@@ -134,7 +134,7 @@ class SharedAttemptBudgetTest {
         writer.flush();
 
         assertTrue(allows(reader, id, "203.0.113.60"), "within the refresh interval: the stated bound");
-        nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(AttemptBudget.REFRESH_MILLIS + 1));
+        nanos.addAndGet(TestRateLimits.defaults().refreshInterval().plusMillis(1).toNanos());
         assertFalse(allows(reader, id, "203.0.113.60"), "re-read after the interval");
     }
 

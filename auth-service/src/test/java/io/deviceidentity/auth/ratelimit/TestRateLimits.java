@@ -39,6 +39,22 @@ final class TestRateLimits {
             public long maxTrackedDevices() {
                 return 1000;
             }
+
+            public Duration writeInterval() {
+                return Duration.ofMillis(200);
+            }
+
+            public int writeBatch() {
+                return 1000;
+            }
+
+            public int writeQueue() {
+                return 20_000;
+            }
+
+            public Duration refreshInterval() {
+                return Duration.ofSeconds(1);
+            }
         };
     }
 }

@@ -16,6 +16,7 @@ import io.deviceidentity.credentials.DeviceStatus;
 import io.deviceidentity.overload.DatabaseGuard;
 import io.deviceidentity.overload.DatabaseGuardConfig;
 import io.deviceidentity.overload.PooledConnections;
+import io.deviceidentity.registration.kicks.KickOutbox;
 import io.deviceidentity.registration.kicks.KickWorker;
 
 /**
@@ -31,7 +32,7 @@ import io.deviceidentity.registration.kicks.KickWorker;
  * sets the numbers).
  *
  * <p>With an EMQX API configured ({@link KickWorker#enabled()}), a revocation and a replacement also record, in the
- * same statement, a kick of the device's live session (the outbox {@code device_kicks}, V4), which the worker
+ * same statement, a kick of the device's live session ({@link KickOutbox#recordKicks}), which the worker
  * delivers after the commit. Without one, nothing is recorded: a kick kept for an EMQX configured later would end
  * sessions opened long after the change, with the device's new credentials.
  */
@@ -67,8 +68,7 @@ public class DeviceStore {
      * Statements in WITH").
      */
     private static final String UPSERT_AND_KICK = "WITH saved AS (" + UPSERT + "),"
-            + " kick AS (INSERT INTO device_kicks (client_id, reason) SELECT client_id, 'rekeyed' FROM saved"
-            + " WHERE NOT inserted)"
+            + KickOutbox.recordKicks("saved", KickOutbox.Reason.REKEYED, "NOT inserted")
             + " SELECT inserted, created_at, updated_at FROM saved";
 
     private static final String REVOKE = "UPDATE device_credentials SET status = 'revoked',"
@@ -77,7 +77,7 @@ public class DeviceStore {
 
     /** The same revocation, and in the same statement the kick of the device's live session. */
     private static final String REVOKE_AND_KICK = "WITH revoked AS (" + REVOKE + " RETURNING client_id),"
-            + " kick AS (INSERT INTO device_kicks (client_id, reason) SELECT client_id, 'revoked' FROM revoked)"
+            + KickOutbox.recordKicks("revoked", KickOutbox.Reason.REVOKED, "")
             + " SELECT count(*) FROM revoked";
 
     private final AgroalDataSource dataSource;

@@ -19,6 +19,7 @@ import io.deviceidentity.overload.DatabaseGuardConfig;
 import io.deviceidentity.overload.PooledConnections;
 import io.deviceidentity.registration.passwords.LegacyHashes;
 import io.deviceidentity.registration.passwords.WeakHashes;
+import io.deviceidentity.registration.kicks.KickOutbox;
 import io.deviceidentity.registration.kicks.KickWorker;
 
 /**
@@ -64,8 +65,7 @@ public class ImportStore {
      * kick outbox, as for PUT: a session keeps what it was given at login).
      */
     private static final String REPLACE_EXISTING_AND_KICK = "WITH written AS (" + REPLACE_EXISTING + "),"
-            + " kick AS (INSERT INTO device_kicks (client_id, reason) SELECT client_id, 'rekeyed' FROM written"
-            + " WHERE NOT inserted)"
+            + KickOutbox.recordKicks("written", KickOutbox.Reason.REKEYED, "NOT inserted")
             + " SELECT inserted, cost, password_scheme FROM written";
 
     private final AgroalDataSource dataSource;

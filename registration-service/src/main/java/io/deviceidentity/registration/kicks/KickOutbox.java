@@ -15,8 +15,8 @@ import javax.sql.DataSource;
 import io.deviceidentity.overload.PooledConnections;
 
 /**
- * The {@code device_kicks} table (V4): rows written by DeviceStore in the statement that revokes or re-keys a
- * device, read and removed here by the delivery worker.
+ * The {@code device_kicks} table (V4), all of its SQL: rows recorded by DeviceStore and ImportStore in the statement
+ * that revokes or re-keys a device ({@link #recordKicks}), read and removed here by the delivery worker.
  *
  * <p>Every method is ONE statement on one pooled connection, run as its own transaction (autocommit). That is what
  * PgBouncer's transaction pooling allows: a row lock taken by {@code FOR UPDATE SKIP LOCKED} lives only as long as
@@ -36,6 +36,15 @@ public final class KickOutbox {
     public record Backlog(long pending, Optional<Instant> oldest) {
     }
 
+    /** Why a session is ended, as the {@code reason} column holds it. */
+    public enum Reason {
+        REVOKED, REKEYED;
+
+        String column() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
     private static final String CLAIM = "UPDATE device_kicks SET attempts = attempts + 1, next_attempt_at = ?"
             + " WHERE id IN (SELECT id FROM device_kicks WHERE next_attempt_at IS NULL OR next_attempt_at <= ?"
             + " ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)"
@@ -45,6 +54,17 @@ public final class KickOutbox {
     private static final String BACKLOG = "SELECT count(*), min(created_at) FROM device_kicks";
 
     private final DataSource dataSource;
+
+    /**
+     * The part of a data-modifying {@code WITH} that records a kick of every device the part named {@code rows}
+     * returns a {@code client_id} for (only of those matching {@code onlyWhere}, when not empty): in the statement
+     * that changed the devices, so in its transaction, and run whether or not the outer query reads it (PostgreSQL,
+     * "Data-Modifying Statements in WITH").
+     */
+    public static String recordKicks(String rows, Reason reason, String onlyWhere) {
+        return " kick AS (INSERT INTO device_kicks (client_id, reason) SELECT client_id, '" + reason.column()
+                + "' FROM " + rows + (onlyWhere.isEmpty() ? "" : " WHERE " + onlyWhere) + ")";
+    }
 
     public KickOutbox(DataSource dataSource) {
         this.dataSource = dataSource;

@@ -4,10 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -18,11 +14,14 @@ import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Vertx;
 
 /**
- * Runs this replica's {@link KickDelivery} on one thread of its own: every poll interval, and at once when a
- * revocation or password change on this replica recorded a kick ({@link #nudge()}). With no EMQX API configured it
- * runs nothing, says so once at start, and DeviceStore records no kicks (see {@link #enabled()}).
+ * Runs this replica's {@link KickDelivery}, one round at a time ({@link OneRoundAtATime}) on the application's worker
+ * pool: every poll interval (a Vert.x timer, which keeps sub-second intervals; the Quarkus scheduler checks its
+ * triggers once a second), and at once when a revocation or password change on this replica recorded a kick
+ * ({@link #nudge()}). With no EMQX API configured it runs nothing, says so once at start, and DeviceStore records no
+ * kicks (see {@link #enabled()}).
  */
 @ApplicationScoped
 public class KickWorker {
@@ -37,12 +36,14 @@ public class KickWorker {
     private final Duration pollInterval;
     private final int batchSize;
     private final KickMetrics metrics;
-    private final AtomicBoolean nudged = new AtomicBoolean();
-    private ScheduledExecutorService thread;
+    private final Vertx vertx;
+    private final OneRoundAtATime rounds;
+    private volatile boolean started;
+    private long pollTimer = -1;
     private volatile Instant lastErrorLog = Instant.EPOCH;
     private volatile String lastError = "";
 
-    public KickWorker(KickConfig config, AgroalDataSource dataSource, MeterRegistry registry) {
+    public KickWorker(KickConfig config, AgroalDataSource dataSource, MeterRegistry registry, Vertx vertx) {
         Optional<String> configuredUrl = config.emqxApiUrl().filter(url -> !url.isBlank());
         this.apiUrl = configuredUrl.map(EmqxClientsApi::shown);
         this.caFile = config.emqxApiCaFile();
@@ -59,6 +60,12 @@ public class KickWorker {
                         config.emqxApiCaFile()),
                 metrics, clock, new RetryBackoff(config.retryInitial(), config.retryMax()), config.requestTimeout(),
                 batchSize));
+        this.vertx = vertx;
+        // Unordered: rounds never overlap anyway, and a round must not wait behind other blocking work of a context.
+        this.rounds = new OneRoundAtATime(task -> vertx.executeBlocking(() -> {
+            task.run();
+            return null;
+        }, false), this::round);
     }
 
     private static String required(Optional<String> value, String key) {
@@ -73,19 +80,17 @@ public class KickWorker {
                     + " at its next connect, but a session it holds now is not ended (docs/security.md#revocation)");
             return;
         }
-        thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread t = new Thread(runnable, "kick-delivery");
-            t.setDaemon(true);
-            return t;
-        });
-        thread.scheduleWithFixedDelay(this::round, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+        started = true;
+        rounds.poll();
+        pollTimer = vertx.setPeriodic(pollInterval.toMillis(), timer -> rounds.poll());
         LOG.infof("kicks go to EMQX's API at %s%s", apiUrl.get(), caFile.map(ca -> ", verified against " + ca)
                 .orElse(""));
     }
 
     void stop(@Observes ShutdownEvent event) {
-        if (thread != null) {
-            thread.shutdownNow();
+        started = false;
+        if (pollTimer >= 0) {
+            vertx.cancelTimer(pollTimer);
         }
     }
 
@@ -96,11 +101,8 @@ public class KickWorker {
 
     /** A kick was just committed here: deliver it now rather than at the next poll. */
     public void nudge() {
-        if (thread != null && nudged.compareAndSet(false, true)) {
-            thread.execute(() -> {
-                nudged.set(false);
-                round();
-            });
+        if (started) {
+            rounds.nudge();
         }
     }
 
