@@ -27,7 +27,8 @@ import picocli.CommandLine.Parameters;
                 BenchCommand.MixedCommand.class, BenchCommand.KnownRatesCommand.class, BenchCommand.PodCommand.class,
                 BenchCommand.QuotaCommand.class, BenchCommand.CapacityCommand.class, BenchCommand.SumCommand.class,
                 BenchCommand.TlsRatioCommand.class, BenchCommand.CpuNoteCommand.class,
-                BenchCommand.ThrottlingCommand.class, BenchCommand.MeanTimeCommand.class})
+                BenchCommand.ThrottlingCommand.class, BenchCommand.MeanTimeCommand.class,
+                BenchCommand.PodTableCommand.class, BenchCommand.ColdReplicaCommand.class})
 public final class BenchCommand {
 
     static final MetricSelector BCRYPT_SUM = MetricSelector.parse("identity_bcrypt_duration_seconds_sum");
@@ -254,6 +255,35 @@ public final class BenchCommand {
             if (note != null) {
                 System.out.println(note);
             }
+            return 0;
+        }
+    }
+
+    @Command(name = "pod-table", description = "The pod-size table, one ROW per pod size and EMQX pool (bench-pods.sh).")
+    static final class PodTableCommand implements Callable<Integer> {
+        @Parameters(paramLabel = "ROW", arity = "1..*",
+                description = "'cpu capacity bcrypt_bound connections summary.json p0 t0 ms0 p1 t1 ms1'.")
+        List<String> rows;
+
+        @Override
+        public Integer call() {
+            System.out.print(PodTables.podTable(rows));
+            return 0;
+        }
+    }
+
+    @Command(name = "cold-replica", description = "A cold replica's first seconds after readiness, per second.")
+    static final class ColdReplicaCommand implements Callable<Integer> {
+        @Option(names = "--replicas-csv", required = true) Path replicasCsv;
+        @Option(names = "--slot", required = true) String slot;
+        @Option(names = "--shown", required = true) int shown;
+        @Option(names = "--capacity", required = true, description = "The warm replicas' capacities summed.")
+        double capacity;
+        @Option(names = "--replicas", required = true, description = "The warm replicas.") int replicas;
+
+        @Override
+        public Integer call() throws IOException {
+            System.out.print(PodTables.coldReplica(replicasCsv, slot, shown, capacity, replicas));
             return 0;
         }
     }
