@@ -16,7 +16,8 @@ import io.deviceidentity.loadtest.metrics.PrometheusText;
 /**
  * The bench's figures as scripts/bench.sh computed them in awk before they moved here: every expected value below is
  * what the shell arithmetic printed for the same input (the awk of bench.sh/bench-pods.sh run on these numbers and on
- * the recorded metrics pages under src/test/resources/bench/, copied from build-checks' e2e samples).
+ * the recorded metrics pages under src/test/resources/bench/: build-checks' e2e samples, and two pages a real
+ * auth-service served around a capacity run).
  */
 class BenchArithmeticTest {
 
@@ -86,6 +87,17 @@ class BenchArithmeticTest {
         assertEquals("11.76", BenchArithmetic.bcryptBound(BenchArithmetic.threads(1), s0, c0, s1, c1));
         assertEquals("23.53", BenchArithmetic.bcryptBound(BenchArithmetic.threads(2), s0, c0, s1, c1));
         assertEquals("-", BenchArithmetic.bcryptBound(1, s1, c1, s1, c1), "no check timed in between");
+    }
+
+    /** Pages auth-service served before and after a capacity run of scripts/bench.sh (1 vCPU pod, 10 s). */
+    @Test
+    void theBcryptBoundCapacityOfARealCapacityRunIsTheShellsOne() throws IOException {
+        String before = resource("capacity-before.prom");
+        String after = resource("capacity-after.prom");
+        MetricSelector sum = MetricSelector.parse("identity_bcrypt_duration_seconds_sum");
+        MetricSelector count = MetricSelector.parse("identity_bcrypt_duration_seconds_count");
+        assertEquals("14.04", BenchArithmetic.bcryptBound(1, PrometheusText.sum(before, sum), PrometheusText.sum(before, count),
+                PrometheusText.sum(after, sum), PrometheusText.sum(after, count)));
     }
 
     @Test
