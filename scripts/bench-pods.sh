@@ -16,8 +16,9 @@
 # so the bcrypt threads still follow the pod size; a sub-core size is then NOT measured as a pod, and the output says so.
 #
 # Also here: the pod-size table (BENCH_AUTH_CPU), the incident replay (two 0.25-vCPU replicas behind one EMQX pool)
-# and the cold replica (a third one started in the middle of the storm). Uses bench.sh's log, die, loadtest, seed,
-# warm_up, devices_for, COMMON_NO_URL, the PROTECTED/UNPROTECTED settings and the stack's directories.
+# and the cold replica (a third one started in the middle of the storm). Uses bench.sh's log, die, loadtest, figure,
+# seed, warm_up, devices_for, COMMON_NO_URL, the PROTECTED/UNPROTECTED settings and the stack's directories. What is
+# computed (quotas, CPUs, capacities, throttling) the load generator computes: loadtest bench <figure>.
 
 # --- cgroups ----------------------------------------------------------------------------------------------------
 POD_CGROUP_KIND="" POD_CGROUP_DIR=""
@@ -59,14 +60,14 @@ pod_cgroup() {
       dir=/sys/fs/cgroup/cpu/device-identity-bench-$$-$slot
       mkdir -p "$dir"
       period=$(cat "$dir/cpu.cfs_period_us")
-      quota=$(awk -v c="$cpu" -v p="$period" 'BEGIN { printf "%d", c * p }')
+      quota=$(figure quota --cpu "$cpu" --period "$period")
       echo "$quota" >"$dir/cpu.cfs_quota_us"
       echo "$BENCH_CGROUP_SHARES" >"$dir/cpu.shares" ;;
     v2)
       dir=/sys/fs/cgroup/device-identity-bench-$$-$slot
       mkdir -p "$dir"
       period=100000
-      quota=$(awk -v c="$cpu" -v p="$period" 'BEGIN { printf "%d", c * p }')
+      quota=$(figure quota --cpu "$cpu" --period "$period")
       echo "$quota $period" >"$dir/cpu.max"
       echo "$(( BENCH_CGROUP_SHARES > 10000 ? 10000 : BENCH_CGROUP_SHARES ))" >"$dir/cpu.weight" ;;
     *) return 0 ;;
@@ -78,8 +79,7 @@ pod_cgroup() {
 pod_cgroup_throttling() {
   local dir=$1
   [[ -n "$dir" && -f "$dir/cpu.stat" ]] || { echo "- - -"; return; }
-  awk '$1 == "nr_periods" { p = $2 } $1 == "nr_throttled" { t = $2 } $1 == "throttled_time" { ms = $2 / 1e6 }
-       $1 == "throttled_usec" { ms = $2 / 1e3 } END { printf "%d %d %.0f\n", p, t, ms }' "$dir/cpu.stat"
+  figure throttling "$dir/cpu.stat"
 }
 
 # Removes every cgroup this run created (device-identity-bench-<this pid>-*), v1 or v2.
@@ -99,18 +99,15 @@ pod_cgroups_remove() {
 # Slot "auth-service" is bench.sh's service (AUTH_PORT, AUTH_PID_FILE); replica-N are the incident's replicas.
 pid_file_of() { echo "$RUN_DIR/bench-$1.pid"; }
 
-# Taskset CPUs for a pod of CPU: BENCH_AUTH_CPUS while the pod fits there, else every CPU (a 2-vCPU pod on 2 cores).
-pod_pin() {
-  local own
-  own=$(awk -v s="$BENCH_AUTH_CPUS" 'BEGIN { n = split(s, a, ","); c = 0; for (i = 1; i <= n; i++) { k = split(a[i], r, "-"); c += (k < 2 ? 1 : r[2] - r[1] + 1) } print c }')
-  if awk -v c="$1" -v o="$own" 'BEGIN { exit !(c > o) }'; then echo "0-$(( $(nproc) - 1 ))"; else echo "$BENCH_AUTH_CPUS"; fi
-}
+# A pod of CPU: "bcrypt_threads taskset_cpus subcore" (taskset CPUs: BENCH_AUTH_CPUS while the pod fits there, else
+# every CPU, a 2-vCPU pod on 2 cores; subcore 1 below one CPU).
+pod_shape() { figure pod --cpu "$1" --cpus "$BENCH_AUTH_CPUS" --machine-cpus "$(nproc)"; }
 
 # Starts auth-service in SLOT on PORT as a pod of CPU, with extra environment (KEY=VALUE ...); does not wait.
 launch_pod() {
   local slot=$1 port=$2 cpu=$3 name=$4
   shift 4
-  local pid_file cg pin jvm_cpus=() jit=()
+  local pid_file cg pin threads subcore jvm_cpus=() jit=()
   pid_file=$(pid_file_of "$slot")
   stop_pod "$slot"
   ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null \
@@ -118,10 +115,10 @@ launch_pod() {
   mkdir -p "$RUN_DIR" "$LOG_DIR"
   pod_cgroup "$slot" "$cpu"
   cg=$POD_CGROUP_DIR
-  pin=$(pod_pin "$cpu")
-  [[ -z "$cg" ]] && jvm_cpus=("-XX:ActiveProcessorCount=$(awk -v c="$cpu" 'BEGIN { n = int(c); if (n < c) n++; print n }')")
+  read -r threads pin subcore < <(pod_shape "$cpu")
+  [[ -z "$cg" ]] && jvm_cpus=("-XX:ActiveProcessorCount=$threads")
   # Below one CPU the chart runs a JVM image with C1 alone (authService.jvm.c1BelowOneCpu); the bench does the same.
-  if [[ "$BENCH_SUBCORE_JIT" == c1 ]] && awk -v c="$cpu" 'BEGIN { exit !(c < 1) }'; then jit=(-XX:TieredStopAtLevel=1); fi
+  if [[ "$BENCH_SUBCORE_JIT" == c1 && "$subcore" == 1 ]]; then jit=(-XX:TieredStopAtLevel=1); fi
   log "starting auth-service $slot ($name) on 127.0.0.1:$port: pod of $cpu vCPU (${cg:-no cgroup: taskset only}), CPU $pin${jit[*]:+, JIT: C1 only}"
   (
     [[ -n "$cg" ]] && echo "$BASHPID" >"$cg/cgroup.procs"
@@ -141,7 +138,7 @@ launch_pod() {
     exec env "$@" ${BENCH_AUTH_ENV:-} taskset -c "$pin" java -Xmx512m "${jvm_cpus[@]}" "${jit[@]}" ${BENCH_AUTH_JAVA_OPTS:-} -jar "$AUTH_JAR"
   ) >"$LOG_DIR/auth-service-$slot-$name.log" 2>&1 &
   echo $! >"$pid_file"
-  POD_STARTED_AT[$slot]=$(date +%s.%N)
+  POD_STARTED_AT[$slot]=$(date +%s%N)
 }
 declare -A POD_STARTED_AT=()
 
@@ -152,7 +149,8 @@ await_pod() {
   for _ in $(seq 1 480); do
     # Health is on the management interface: the main port + 1000 by default (docs/configuration.md).
     if curl -fsS "http://127.0.0.1:$((port + 1000))/q/health/ready" >/dev/null 2>&1; then
-      awk -v t0="${POD_STARTED_AT[$slot]}" -v t1="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", t1 - t0 }'
+      local tenths=$(( ($(date +%s%N) - POD_STARTED_AT[$slot] + 50000000) / 100000000 ))
+      echo "$(( tenths / 10 )).$(( tenths % 10 ))"
       return 0
     fi
     running "$(cat "$pid_file")" || { tail -n 30 "$LOG_DIR/auth-service-$slot-$name.log" >&2; die "auth-service $slot exited"; }
@@ -169,7 +167,12 @@ start_pod() {
 }
 
 # A process that has not exited (a zombie, exited but not yet reaped by this shell, counts as gone).
-running() { [[ -r /proc/$1/stat ]] && [[ $(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) != Z ]]; }
+running() {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  stat=${stat##*) }
+  [[ ${stat%% *} != Z ]]
+}
 
 stop_pod() {
   local pid_file pid
@@ -200,51 +203,37 @@ chart_pool() { python3 "$ROOT/scripts/size.py" --emqx-pool-for-cpu "$1"; }
 # --- capacity ---------------------------------------------------------------------------------------------------
 # Honest capacity of the pod on PORT: a closed loop of as many callers as it has bcrypt threads (ceil(CPU), the
 # JVM's CPU count under the quota): never refused (nothing ever waits for a bcrypt thread), nobody pays for refusals.
-# Writes $BENCH_OUT/<out>/summary.json; prints the allows/s.
+# Writes $BENCH_OUT/<out>/summary.json and bcrypt-bound.txt; prints the allows/s; fails when there were none.
 pod_capacity() {
   local port=$1 cpu=$2 out=$3 users=${4:-}
-  local who="the pod's bcrypt threads"
-  [[ -n "$users" ]] && who="the old measure" || users=$(awk -v c="$cpu" 'BEGIN { n = int(c); if (n < c) n++; print n }')
+  local who="the pod's bcrypt threads" goodput
+  [[ -n "$users" ]] && who="the old measure" || read -r users _ < <(pod_shape "$cpu")
   log "$out: closed loop, $users caller(s) ($who), pipelining 1, $BENCH_CAPACITY_DURATION (first 5 s not counted)"
-  local sum0 count0
-  read -r sum0 count0 < <(bcrypt_totals "$port")
+  figure_metrics "$(metrics_url "$port")" --save "$RUN_DIR/metrics-$out.prom" >/dev/null
   loadtest run --url "$(url_of "$port")" "${COMMON_NO_URL[@]}" --devices "$CAPACITY_DEVICES" --device-prefix bench-capacity- \
     --closed-loop "$users" --pool-size "$users" --pipelining 1 --duration "$BENCH_CAPACITY_DURATION" --warmup 5s \
     --out "$BENCH_OUT/$out" --label "$out" --progress lines >/dev/null 2>"$LOG_DIR/loadtest-$out.log" \
     || { tail -n 20 "$LOG_DIR/loadtest-$out.log" >&2; die "$out failed"; }
-  # bcrypt's own rate: threads / mean wall time of one check (throttling included), what the pod could hash if its
-  # threads never waited for the next request; the closed loop leaves them idle for every round trip.
-  local sum1 count1
-  read -r sum1 count1 < <(bcrypt_totals "$port")
-  awk -v t="$(awk -v c="$cpu" 'BEGIN { n = int(c); if (n < c) n++; print n }')" -v s="$(awk -v a="$sum1" -v b="$sum0" 'BEGIN { print a - b }')" \
-    -v n=$(( count1 - count0 )) 'BEGIN { if (s > 0) printf "%.2f\n", t * n / s; else print "-" }' >"$BENCH_OUT/$out/bcrypt-bound.txt"
+  # bcrypt's own rate (bcrypt-bound.txt): threads / mean wall time of one check (throttling included), what the pod
+  # could hash if its threads never waited for the next request; the closed loop leaves them idle for every round trip.
+  goodput=$(figure capacity --summary "$BENCH_OUT/$out/summary.json" --cpu "$cpu" \
+    --bcrypt-before "$RUN_DIR/metrics-$out.prom" --metrics "$(metrics_url "$port")" \
+    --bound-out "$BENCH_OUT/$out/bcrypt-bound.txt") || return 1
   log "$out: bcrypt-bound capacity (threads / mean check time) $(cat "$BENCH_OUT/$out/bcrypt-bound.txt") allows/s"
-  grep -o '"goodput" : [0-9.]*' "$BENCH_OUT/$out/summary.json" | head -n 1 | awk '{print $3}'
-}
-
-# "sum count" of identity_bcrypt_duration_seconds on the service at PORT (0 0 when unreachable), read from its
-# management interface (PORT + 1000).
-bcrypt_totals() {
-  curl -fsS "http://127.0.0.1:$(($1 + 1000))/q/metrics" 2>/dev/null | awk '
-    $1 ~ /^identity_bcrypt_duration_seconds_sum/ { s += $2 } $1 ~ /^identity_bcrypt_duration_seconds_count/ { c += $2 }
-    END { printf "%.6f %d\n", s, c }'
+  echo "$goodput"
 }
 
 # --- where the pod's CPU went ------------------------------------------------------------------------------------
 # The CPU of every thread group of the JVM (scripts/thread-cpu.py: bcrypt, event loop, database, JIT, GC, other)
 # across one point, per answer the service gave (identity_authn_outcomes_total): what a refusal costs beside bcrypt.
 # Written to $BENCH_OUT/<point>/thread-cpu.txt and printed.
-authn_answers() {
-  curl -fsS "http://127.0.0.1:$(($1 + 1000))/q/metrics" 2>/dev/null \
-    | awk '$1 ~ /^identity_authn_outcomes_total/ { s += $2 } END { printf "%.0f\n", s }'
-}
 thread_cpu_begin() {
-  THREAD_CPU_ANSWERS0=$(authn_answers "$1")
+  figure_metrics "$(metrics_url "$1")" --save "$RUN_DIR/metrics-thread-cpu.prom" >/dev/null
   python3 "$ROOT/scripts/thread-cpu.py" snap "$2" "$RUN_DIR/thread-cpu-before.json"
 }
 thread_cpu_end() {
   local answers
-  answers=$(( $(authn_answers "$1") - THREAD_CPU_ANSWERS0 ))
+  answers=$(figure_metrics "$(metrics_url "$1")" --since "$RUN_DIR/metrics-thread-cpu.prom" identity_authn_outcomes_total)
   python3 "$ROOT/scripts/thread-cpu.py" snap "$2" "$RUN_DIR/thread-cpu-after.json"
   python3 "$ROOT/scripts/thread-cpu.py" diff "$RUN_DIR/thread-cpu-before.json" "$RUN_DIR/thread-cpu-after.json" "$answers" \
     | tee "$BENCH_OUT/$3/thread-cpu.txt" | sed "s/^/[bench] $3: /" >&2
@@ -263,8 +252,7 @@ pod_sizes() {
     start_pod auth-service "$AUTH_PORT" "$cpu" "pod-$slug" "${PROTECTED[@]}"
     seed capacity "$CAPACITY_DEVICES"
     warm_up "pod-$slug"
-    cap=$(pod_capacity "$AUTH_PORT" "$cpu" "pod-$slug-capacity")
-    awk -v c="$cap" 'BEGIN { exit !(c > 0) }' || die "pod-$slug: capacity run got no allows"
+    cap=$(pod_capacity "$AUTH_PORT" "$cpu" "pod-$slug-capacity") || die "pod-$slug: capacity run got no allows"
     log "pod-$slug: capacity $cap allows/s"
     pool=$(chart_pool "$cpu")
     for conns in "$pool" 8; do
@@ -295,26 +283,7 @@ pod_table() {
     "${BENCH_OVERLOAD}x its capacity for $BENCH_POINT_DURATION, EMQX request_timeout $BENCH_REQUEST_TIMEOUT, pipelining 1," \
     "devices retry fixed:12s; capacity = closed loop of as many callers as bcrypt threads (never refused);" \
     "bcrypt-bound = threads / mean check time in that run; bcrypt/s = checks done per second in the storm's steady state"
-  python3 - "${POD_ROWS[@]}" <<'PY'
-import json, sys
-print("%-8s %-10s %-13s %-12s %-18s %-10s %-6s %-8s %-10s %s" % ("pod CPU", "capacity", "bcrypt-bound", "connections", "goodput/capacity", "p99 allow", "late", "expired", "bcrypt/s", "throttled periods"))
-for row in sys.argv[1:]:
-    cpu, cap, bound, conns, path, p0, t0, ms0, p1, t1, ms1 = row.split()
-    try:
-        s = json.load(open(path))["steady_state"]
-    except (OSError, ValueError, KeyError):
-        s = {}
-    ratio = s.get("goodput_per_capacity")
-    allow = s.get("latency_allow") or {}
-    p99 = allow.get("p99_ms") if allow.get("count") else None
-    done = (s.get("wasted_work") or {}).get("bcrypts_done")
-    secs = s.get("seconds") or 0
-    thr = "-" if p0 == "-" else "%d of %d" % (int(t1) - int(t0), int(p1) - int(p0))
-    print("%-8s %-10s %-13s %-12s %-18s %-10s %-6s %-8s %-10s %s" % (
-        cpu, "%.2f/s" % float(cap), bound if bound == "-" else bound + "/s", conns, "-" if ratio is None else "%.2f" % ratio,
-        "-" if p99 is None else "%.1f s" % (p99 / 1000), s.get("late_answers_total", "-"), s.get("expired_in_queue", "-"),
-        "-" if not done or not secs else "%.2f" % (done / secs), thr))
-PY
+  figure pod-table "${POD_ROWS[@]}"
 }
 
 # --- the incident replay ---------------------------------------------------------------------------------------
@@ -350,17 +319,14 @@ replica_urls() {
 
 # The replicas' summed honest capacity, each measured on its own (one caller per bcrypt thread), in parallel.
 incident_capacity() {
-  local i pids=() total=0 cap
+  local i pids=() caps=()
   for i in $(seq 1 "$BENCH_INCIDENT_REPLICAS"); do
     pod_capacity "$(replica_port "$i")" "$BENCH_INCIDENT_CPU" "incident-capacity-replica-$i" >"$RUN_DIR/incident-capacity-$i" &
     pids+=($!)
   done
-  for i in "${!pids[@]}"; do wait "${pids[$i]}" || die "incident capacity run failed"; done
-  for i in $(seq 1 "$BENCH_INCIDENT_REPLICAS"); do
-    cap=$(cat "$RUN_DIR/incident-capacity-$i")
-    total=$(awk -v a="$total" -v b="$cap" 'BEGIN { printf "%.2f", a + b }')
-  done
-  echo "$total"
+  for i in "${!pids[@]}"; do wait "${pids[$i]}" || die "incident: a replica's capacity run got no allows"; done
+  for i in $(seq 1 "$BENCH_INCIDENT_REPLICAS"); do caps+=("$(cat "$RUN_DIR/incident-capacity-$i")"); done
+  figure sum "${caps[@]}"
 }
 
 # One incident point: name pool pipelining [extra loadtest options ...].
@@ -417,7 +383,6 @@ incident() {
   INCIDENT_DURATION=$BENCH_POINT_DURATION
   start_replicas protected "${PROTECTED[@]}"
   INCIDENT_CAPACITY=$(incident_capacity)
-  awk -v c="$INCIDENT_CAPACITY" 'BEGIN { exit !(c > 0) }' || die "incident: the replicas' capacity runs got no allows"
   log "incident: $BENCH_INCIDENT_REPLICAS replicas of $BENCH_INCIDENT_CPU vCPU, capacity $INCIDENT_CAPACITY allows/s together"
   selected incident-protected && { incident_point incident-protected "$BENCH_INCIDENT_POOL" 1; sleep "$BENCH_SETTLE"; }
   if selected incident-cold-replica; then
@@ -451,26 +416,7 @@ incident_table() {
     echo
     echo "$name: $slot started cold at ${BENCH_COLD_AT}s, ready after $ready_s s; per second from its readiness" \
       "(allows = in time at EMQX; the Service = every replica):"
-    python3 - "$BENCH_OUT/$name/replicas.csv" "$slot" "$BENCH_COLD_SHOWN" "$INCIDENT_CAPACITY" "$BENCH_INCIDENT_REPLICAS" <<'PY' | tee -a "$BENCH_OUT/incident-table.txt"
-import csv, sys
-path, slot, shown, capacity, replicas = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
-try:
-    rows = list(csv.DictReader(open(path)))
-except OSError:
-    print("  (no replicas.csv)"); sys.exit(0)
-per_replica = capacity / replicas
-service = {}
-for r in rows:
-    service[r["second"]] = service.get(r["second"], 0) + int(r["allows_in_time"])
-mine = [r for r in rows if r["replica"] == slot and r["ready"] == "1"][:shown]
-if not mine:
-    print("  never ready during the run"); sys.exit(0)
-print("  %-7s %-12s %-8s %-7s %-9s %-5s %-22s %s" % ("second", "connections", "answers", "allows", "refusals", "late", "allows / its capacity", "Service allows/s"))
-for r in mine:
-    print("  %-7s %-12s %-8s %-7s %-9s %-5s %-22s %s" % (r["second"], r["connections"], r["answers"], r["allows_in_time"],
-          r["refusals"], r["late"], "%.2f" % (int(r["allows_in_time"]) / per_replica), service[r["second"]]))
-first10 = sum(int(r["allows_in_time"]) for r in mine[:10])
-print("  first 10 s after readiness: %d allows = %.2f of one replica's capacity (%.2f/s)" % (first10, first10 / 10 / per_replica, per_replica))
-PY
+    figure cold-replica --replicas-csv "$BENCH_OUT/$name/replicas.csv" --slot "$slot" --shown "$BENCH_COLD_SHOWN" \
+      --capacity "$INCIDENT_CAPACITY" --replicas "$BENCH_INCIDENT_REPLICAS" | tee -a "$BENCH_OUT/incident-table.txt"
   done
 }

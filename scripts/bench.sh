@@ -143,6 +143,12 @@ pod_cgroup_detect
 # The stack script runs PostgreSQL/PgBouncer; pinning it pins them (children inherit the CPU affinity).
 stack() { taskset -c "$BENCH_LOAD_CPUS" "$ROOT/scripts/stack.sh" "$@" dev; }
 loadtest() { taskset -c "$BENCH_TOOL_CPUS" java -Xmx1g -jar "$LOADTEST_JAR" "$@"; }
+# The figures (rates, devices, pod shapes, notes) are the load generator's: loadtest bench <figure> (BenchArithmetic);
+# so are the services' metrics (loadtest metrics URL ARGS...: its Prometheus parser; an unreachable service reads as 0).
+figure() { java -Xmx64m -XX:TieredStopAtLevel=1 -jar "$LOADTEST_JAR" bench "$@"; }
+figure_metrics() { java -Xmx64m -XX:TieredStopAtLevel=1 -jar "$LOADTEST_JAR" metrics --unreadable-empty "$@" 2>/dev/null; }
+# The metrics page of the service at PORT: its management interface (PORT + 1000).
+metrics_url() { echo "http://127.0.0.1:$(($1 + 1000))/q/metrics"; }
 
 [[ -n "$BENCH_FAST_PATH_KEYS" ]] || die "no fast-path key: set BENCH_FAST_PATH_KEYS (id:base64key)"
 command -v taskset >/dev/null || die "taskset (util-linux) is needed to pin the service to its core"
@@ -195,14 +201,8 @@ seed() {
     >/dev/null 2>"$LOG_DIR/seed-$1.log" || { cat "$LOG_DIR/seed-$1.log" >&2; die "seeding bench-$1- failed"; }
 }
 
-# Devices a point needs: every arrival takes an idle device (failed ones wait to retry, allowed ones stay
-# connected), so arrivals/s x duration, plus a quarter for the Poisson spread; BENCH_DEVICES fixes the number.
-devices_for() {
-  local peak=$1 duration_s
-  duration_s=$(awk -v d="$BENCH_POINT_DURATION" 'BEGIN { if (d ~ /ms$/) print int(d / 1000); else if (d ~ /m$/) print d * 60; else print d + 0 }')
-  if [[ -n "$BENCH_DEVICES" ]]; then echo "$BENCH_DEVICES"; return; fi
-  awk -v r="$peak" -v d="$duration_s" 'BEGIN { n = int(r * d * 1.25) + 1; if (n < 2000) n = 2000; print n }'
-}
+# Devices a point needs (loadtest bench devices): arrivals/s x duration, a quarter more; BENCH_DEVICES fixes it.
+devices_for() { figure devices --rate "$1" --duration "$BENCH_POINT_DURATION" --devices "$BENCH_DEVICES"; }
 
 # A just-started JVM runs bcrypt interpreted; every service start gets the same short warm-up before it is measured.
 warm_up() {
@@ -213,14 +213,11 @@ warm_up() {
 # Runs one point: name pool pipelining retry factor [step-factor]. Progress lines go to the run's log.
 point() {
   local name=$1 pool=$2 pipelining=$3 retry=$4 factor=$5 step=${6:-}
-  local rate peak devices step_args=()
-  rate=$(awk -v c="$capacity" -v f="$factor" 'BEGIN { r = c * f; if (r < 0.5) r = 0.5; printf "%.1f", r }')
-  peak=$rate
-  if [[ -n "$step" ]]; then
-    peak=$(awk -v c="$capacity" -v f="$step" 'BEGIN { r = c * f; if (r < 0.5) r = 0.5; printf "%.1f", r }')
-    step_args=(--step-at "$BENCH_STEP_AT" --step-rate "$peak")
-  fi
-  devices=$(devices_for "$peak")
+  local rate peak devices step_args=() step_factor=()
+  [[ -n "$step" ]] && step_factor=(--step-factor "$step")
+  read -r rate peak devices < <(figure point --capacity "$capacity" --factor "$factor" "${step_factor[@]}" \
+    --duration "$BENCH_POINT_DURATION" --devices "$BENCH_DEVICES")
+  [[ -n "$step" ]] && step_args=(--step-at "$BENCH_STEP_AT" --step-rate "$peak")
   seed "$name" "$devices"
   auth_alive || die "auth-service is not running before $name (log: $LOG_DIR)"
   log "$name: $rate arrivals/s (${factor}x${step:+, ${step}x from $BENCH_STEP_AT}) for $BENCH_POINT_DURATION, pool $pool x pipelining $pipelining, retry $retry"
@@ -232,89 +229,52 @@ point() {
 }
 
 # --- the fast path's points: helpers ------------------------------------------------------------------------
-# The service's Prometheus value of one series (labels included, e.g. 'x_total{result="written"}'), or the sum of
-# all series of a name without labels given; 0 when absent.
-metric() {
-  curl -fsS "http://127.0.0.1:$((AUTH_PORT + 1000))/q/metrics" 2>/dev/null | awk -v m="$1" '
-    $1 == m || (index(m, "{") == 0 && index($1, m "{") == 1) { sum += $2 } END { printf "%.0f\n", sum }'
-}
-metric_float() {
-  curl -fsS "http://127.0.0.1:$((AUTH_PORT + 1000))/q/metrics" 2>/dev/null | awk -v m="$1" '$1 == m { sum += $2 } END { printf "%.6f\n", sum }'
-}
-# A number from a run's summary.json: the first "<field>" : N after the first "<section>" key.
-summary_number() {
-  awk -v s="\"$2\"" -v f="\"$3\"" '
-    index($0, s " :") { inside = 1 } inside && index($0, f " :") { v = $0; sub(/.*: /, "", v); sub(/,$/, "", v); print v; exit }' "$1"
-}
+# The service's metrics, read by the load generator's parser: values of series (name or name{labels}), or --save/
+# --since for the difference over a run (loadtest metrics). An unreachable service reads as 0.
+service_metrics() { figure_metrics "$(metrics_url "$AUTH_PORT")" "$@"; }
 
-# One line comparing a TLS run with its plain twin: steady goodput of each, their ratio, and the handshakes (one per
-# EMQX connection, kept alive) against the requests of the whole TLS run.
+# One line comparing a TLS run with its plain twin (loadtest bench tls-ratio).
 tls_ratio() {
-  local plain=$1 tls=$2 connections=$3 gp gt answers
-  gt=$(summary_number "$BENCH_OUT/$tls/summary.json" steady_state goodput)
-  answers=$(summary_number "$BENCH_OUT/$tls/summary.json" whole_run offered)
-  if [[ ! -f "$BENCH_OUT/$plain/summary.json" ]]; then
-    echo "$tls: steady goodput $gt allows/s; $plain (plain HTTP) was not run, no ratio (BENCH_ONLY)"
-    return
-  fi
-  gp=$(summary_number "$BENCH_OUT/$plain/summary.json" steady_state goodput)
-  awk -v p="$plain" -v t="$tls" -v gp="$gp" -v gt="$gt" -v c="$connections" -v a="${answers:-}" 'BEGIN {
-    printf "%s: steady goodput %.1f allows/s over HTTPS against %.1f over plain HTTP (%s): TLS/plain %.2f; %d handshakes (one per kept-alive connection)%s\n",
-      t, gt, gp, p, (gp > 0 ? gt / gp : 0), c, (a != "" ? sprintf(" for %d requests", a) : "") }'
+  figure tls-ratio --plain "$1=$BENCH_OUT/$1/summary.json" --tls "$2=$BENCH_OUT/$2/summary.json" --connections "$3"
 }
 
-# CPU accounting around one run, from /proc: clock ticks of auth-service, of PostgreSQL (postmaster and its
-# children), of PgBouncer, of this script's children (the load generator or pgbench: includes its JVM start), and how
-# busy each core was. cpu_end prints where the time went, per answer the service gave (or per pgbench transaction).
+# CPU accounting around one run: cpu_snapshot copies, raw, what /proc says of auth-service, PostgreSQL (postmaster
+# and its children), PgBouncer and the two cores, and what `times` says of this script's children (the load
+# generator or pgbench: includes its JVM start); loadtest bench cpu-note makes the line of where the time went, per
+# answer the service gave (or per pgbench transaction).
 CLK_TCK=$(getconf CLK_TCK)
-ticks_of() {
-  local total=0 pid
-  for pid in "$@"; do
-    # An empty pid would read /proc//stat, which is /proc/stat.
-    [[ $pid =~ ^[0-9]+$ && -r /proc/$pid/stat ]] && total=$(( total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0) ))
-  done
-  echo "$total"
-}
 postgres_pids() {
   local postmaster
   postmaster=$(head -n 1 "$STACK_DIR/pg/postmaster.pid" 2>/dev/null) || return 0
   echo "$postmaster" $(pgrep -P "$postmaster" 2>/dev/null)
 }
-# `times` must run in this shell (in a command substitution it would see the subshell's children only).
-children_seconds() { times >"$RUN_DIR/times.txt"; awk 'NR == 2 { gsub(/[ms]/, " "); print $1 * 60 + $2 + $3 * 60 + $4 }' "$RUN_DIR/times.txt"; }
-core_ticks() { awk -v c="cpu$1" '$1 == c { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
-cpu_begin() {
-  CPU_T0=$(date +%s.%N)
-  CPU_AUTH0=$(ticks_of "$(cat "$AUTH_PID_FILE" 2>/dev/null)")
-  CPU_PG0=$(ticks_of $(postgres_pids))
-  CPU_BOUNCER0=$(ticks_of "$(cat "$RUN_DIR/pgbouncer.pid" 2>/dev/null)")
-  children_seconds >"$RUN_DIR/child0.txt"; CPU_CHILD0=$(cat "$RUN_DIR/child0.txt")
-  CPU_CORE_A0=$(core_ticks "${BENCH_AUTH_CPUS%%[,-]*}")
-  CPU_CORE_L0=$(core_ticks "${BENCH_LOAD_CPUS%%[,-]*}")
+proc_stat() {
+  local what=$1 pid
+  shift
+  # An empty pid would read /proc//stat, which is /proc/stat.
+  for pid in "$@"; do [[ $pid =~ ^[0-9]+$ && -r /proc/$pid/stat ]] && echo "$what $(cat "/proc/$pid/stat" 2>/dev/null)"; done
+  return 0
 }
-# cpu_end LABEL COUNT WHAT TOOL: COUNT answers (WHAT: "answers" or "transactions") in the span; TOOL names the child.
-cpu_end() {
-  local label=$1 count=$2 what=$3 tool=$4 line child1
-  children_seconds >"$RUN_DIR/child1.txt"; child1=$(cat "$RUN_DIR/child1.txt")
-  line=$(awk -v t0="$CPU_T0" -v t1="$(date +%s.%N)" -v hz="$CLK_TCK" -v n="$count" \
-    -v a0="$CPU_AUTH0" -v a1="$(ticks_of "$(cat "$AUTH_PID_FILE" 2>/dev/null)")" \
-    -v p0="$CPU_PG0" -v p1="$(ticks_of $(postgres_pids))" \
-    -v b0="$CPU_BOUNCER0" -v b1="$(ticks_of "$(cat "$RUN_DIR/pgbouncer.pid" 2>/dev/null)")" \
-    -v c0="$CPU_CHILD0" -v c1="$child1" \
-    -v ca0="$CPU_CORE_A0" -v ca1="$(core_ticks "${BENCH_AUTH_CPUS%%[,-]*}")" \
-    -v cl0="$CPU_CORE_L0" -v cl1="$(core_ticks "${BENCH_LOAD_CPUS%%[,-]*}")" \
-    -v acpu="$BENCH_AUTH_CPUS" -v lcpu="$BENCH_LOAD_CPUS" -v label="$label" -v what="$what" -v tool="$tool" '
-    function pct(x) { return sprintf("%.0f %%", 100 * x / wall) }
-    function per(x) { return n > 0 ? sprintf("%.0f", x * 1e6 / n) : "-" }
-    BEGIN {
-      wall = t1 - t0; split(ca0, a, " "); split(ca1, b, " "); split(cl0, c, " "); split(cl1, d, " ")
-      auth = (a1 - a0) / hz; pg = (p1 - p0) / hz; bouncer = (b1 - b0) / hz; child = c1 - c0
-      busyA = (b[2] > a[2]) ? (b[1] - a[1]) / (b[2] - a[2]) : 0; busyL = (d[2] > c[2]) ? (d[1] - c[1]) / (d[2] - c[2]) : 0
-      printf "CPU %s (%.0f s, %d %s): CPU %s busy %.0f %% (auth-service %s), CPU %s busy %.0f %% (PostgreSQL %s, PgBouncer %s, %s %s); CPU us per %s: auth-service %s, PostgreSQL %s, PgBouncer %s, %s %s%s\n",
-        label, wall, n, what, acpu, 100 * busyA, pct(auth), lcpu, 100 * busyL, pct(pg), pct(bouncer), tool, pct(child),
-        substr(what, 1, length(what) - 1), per(auth), per(pg), per(bouncer), tool, per(child),
-        tool == "pgbench" ? "" : " (with its JVM start)"
-    }')
+# `times` first, and in this shell (in a command substitution it would see the subshell's children only).
+cpu_snapshot() {
+  times >"$1.times"
+  {
+    echo "time $(date +%s.%N)"
+    proc_stat auth "$(cat "$AUTH_PID_FILE" 2>/dev/null)"
+    proc_stat postgres $(postgres_pids)
+    proc_stat pgbouncer "$(cat "$RUN_DIR/pgbouncer.pid" 2>/dev/null)"
+    echo "core_auth $(grep "^cpu${BENCH_AUTH_CPUS%%[,-]*} " /proc/stat)"
+    echo "core_load $(grep "^cpu${BENCH_LOAD_CPUS%%[,-]*} " /proc/stat)"
+  } >"$1"
+}
+cpu_begin() { cpu_snapshot "$RUN_DIR/cpu-before"; }
+# Right after the run, before anything else starts a JVM of this shell's.
+cpu_stop() { cpu_snapshot "$RUN_DIR/cpu-after"; }
+# cpu_note LABEL COUNT WHAT TOOL: COUNT answers (WHAT: "answers" or "transactions") in the span; TOOL names the child.
+cpu_note() {
+  local line
+  line=$(figure cpu-note --before "$RUN_DIR/cpu-before" --after "$RUN_DIR/cpu-after" --ticks-per-second "$CLK_TCK" \
+    --count "$2" --what "$3" --tool "$4" --label "$1" --auth-cpus "$BENCH_AUTH_CPUS" --load-cpus "$BENCH_LOAD_CPUS")
   NOTES+=("$line")
   log "$line"
 }
@@ -327,9 +287,8 @@ prepare_known() {
   loadtest seed --replace --devices "$BENCH_KNOWN_DEVICES" --device-prefix bench-known- --shared-password "$PASSWORD" \
     --cost "$BENCH_KNOWN_COST" --pg-url "$PG_URL" --db-user "$DB_USER" \
     --db-password "$DB_PASSWORD" >/dev/null 2>"$LOG_DIR/seed-known.log" || { cat "$LOG_DIR/seed-known.log" >&2; die "seeding failed"; }
-  local written0 bcrypt0 written=0 pass start
-  written0=$(metric 'identity_fastpath_writes_total{result="written"}')
-  bcrypt0=$(metric identity_bcrypt_duration_seconds_count)
+  local written=0 pass start bcrypts dropped failed
+  service_metrics --save "$RUN_DIR/metrics-known-before.prom" >/dev/null
   start=$(date +%s)
   for pass in 1 2; do
     log "known devices: verify-once pass $pass ($BENCH_VERIFY_USERS callers, each device until allowed once)"
@@ -338,12 +297,14 @@ prepare_known() {
       --duration 600s --out "$BENCH_OUT/known-verify-$pass" --label "known-verify-$pass" --progress lines \
       >"$LOG_DIR/loadtest-known-verify-$pass.out" 2>"$LOG_DIR/loadtest-known-verify-$pass.log" \
       || { tail -n 20 "$LOG_DIR/loadtest-known-verify-$pass.log" >&2; die "verify-once pass failed"; }
-    for _ in $(seq 1 100); do (( $(metric identity_fastpath_write_queue_depth) == 0 )) && break; sleep 0.1; done
-    written=$(( $(metric 'identity_fastpath_writes_total{result="written"}') - written0 ))
+    service_metrics --until-zero 10s identity_fastpath_write_queue_depth >/dev/null
+    written=$(service_metrics --since "$RUN_DIR/metrics-known-before.prom" 'identity_fastpath_writes_total{result="written"}')
     (( written >= BENCH_KNOWN_DEVICES )) && break
     log "known devices: $written of $BENCH_KNOWN_DEVICES verifiers written after pass $pass"
   done
-  KNOWN_NOTE="verify-once: $BENCH_KNOWN_DEVICES devices at bcrypt cost $BENCH_KNOWN_COST verified through the service in $(( $(date +%s) - start )) s ($pass pass(es), $(( $(metric identity_bcrypt_duration_seconds_count) - bcrypt0 )) bcrypts): $written verifiers written (identity_fastpath_writes_total{result=\"written\"}), dropped $(metric identity_fastpath_writes_dropped_total), failed $(metric 'identity_fastpath_writes_total{result="failed"}'). The cost only changes how long this pass takes: a fast-path allow does no bcrypt, whatever the cost."
+  read -r bcrypts < <(service_metrics --since "$RUN_DIR/metrics-known-before.prom" identity_bcrypt_duration_seconds_count)
+  read -r dropped failed < <(service_metrics identity_fastpath_writes_dropped_total 'identity_fastpath_writes_total{result="failed"}')
+  KNOWN_NOTE="verify-once: $BENCH_KNOWN_DEVICES devices at bcrypt cost $BENCH_KNOWN_COST verified through the service in $(( $(date +%s) - start )) s ($pass pass(es), $bcrypts bcrypts): $written verifiers written (identity_fastpath_writes_total{result=\"written\"}), dropped $dropped, failed $failed. The cost only changes how long this pass takes: a fast-path allow does no bcrypt, whatever the cost."
   NOTES+=("$KNOWN_NOTE")
   log "$KNOWN_NOTE"
 }
@@ -352,21 +313,17 @@ prepare_known() {
 known_run() {
   local name=$1
   shift
-  local answers0 sum0 count0
-  answers0=$(metric identity_authn_outcomes_total)
-  sum0=$(metric_float 'http_server_requests_seconds_sum{method="POST",outcome="SUCCESS",status="200",uri="/mqtt"}')
-  count0=$(metric 'http_server_requests_seconds_count{method="POST",outcome="SUCCESS",status="200",uri="/mqtt"}')
+  local before=$RUN_DIR/metrics-$name.prom note
+  service_metrics --save "$before" >/dev/null
   cpu_begin
   loadtest run "${COMMON[@]}" --devices "$BENCH_KNOWN_DEVICES" --device-prefix bench-known- \
     --pool-size "$BENCH_KNOWN_POOL" --pipelining 1 --duration "$BENCH_KNOWN_DURATION" --capacity "$capacity" \
     --out "$BENCH_OUT/$name" --label "$name" --progress lines "$@" 2>"$LOG_DIR/loadtest-$name.log" \
     || { tail -n 20 "$LOG_DIR/loadtest-$name.log" >&2; die "$name failed"; }
-  cpu_end "$name" $(( $(metric identity_authn_outcomes_total) - answers0 )) answers "load generator"
-  local sum1 count1
-  sum1=$(metric_float 'http_server_requests_seconds_sum{method="POST",outcome="SUCCESS",status="200",uri="/mqtt"}')
-  count1=$(metric 'http_server_requests_seconds_count{method="POST",outcome="SUCCESS",status="200",uri="/mqtt"}')
-  NOTES+=("$(awk -v n="$name" -v s="$(awk -v a="$sum1" -v b="$sum0" 'BEGIN { print a - b }')" -v c=$(( count1 - count0 )) \
-    'BEGIN { if (c > 0) printf "%s: mean time inside auth-service per 200 answer (http_server_requests_seconds): %.2f ms\n", n, s * 1000 / c }')")
+  cpu_stop
+  cpu_note "$name" "$(service_metrics --since "$before" identity_authn_outcomes_total)" answers "load generator"
+  note=$(figure mean-time --label "$name" --before "$before" --metrics "$(metrics_url "$AUTH_PORT")")
+  [[ -z "$note" ]] || NOTES+=("$note")
   KNOWN_RUNS+=(--known-run "$name=$BENCH_OUT/$name/summary.json")
 }
 
@@ -383,24 +340,24 @@ pgbench_run() {
     -T "$BENCH_PGBENCH_DURATION" -D devices="$BENCH_KNOWN_DEVICES" -f "$PGBENCH_SCRIPT" -h 127.0.0.1 \
     -p "$PGBOUNCER_PORT" -U "$AUTH_DB_USER" "$DB_NAME" >"$BENCH_OUT/$name.txt" 2>&1 \
     || { cat "$BENCH_OUT/$name.txt" >&2; die "$name failed"; }
+  cpu_stop
   transactions=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$BENCH_OUT/$name.txt")
-  cpu_end "$name" "${transactions:-0}" transactions pgbench
+  cpu_note "$name" "${transactions:-0}" transactions pgbench
   PGBENCH_RUNS+=(--pgbench "$name=$BENCH_OUT/$name.txt")
 }
 
 known_storm() {
-  local users max=0 best rate rates=() steady
+  local users rate rates=() closed=()
   for users in $BENCH_KNOWN_USERS; do
     log "known-closed-$users: closed loop, $users callers over $BENCH_KNOWN_POOL connections x pipelining 1, $BENCH_KNOWN_DURATION ($BENCH_KNOWN_WARMUP not counted)"
     known_run "known-closed-$users" --closed-loop "$users" --warmup "$BENCH_KNOWN_WARMUP"
-    best=$(summary_number "$BENCH_OUT/known-closed-$users/summary.json" steady_state goodput)
-    max=$(awk -v a="$max" -v b="$best" 'BEGIN { print (b > a) ? b : a }')
+    closed+=(--closed-run "$BENCH_OUT/known-closed-$users/summary.json")
   done
   for p in $BENCH_PGBENCH; do pgbench_run "${p%%:*}" "${p##*:}"; done
   if [[ -n "$BENCH_KNOWN_RATES" ]]; then
     rates=($BENCH_KNOWN_RATES)
   else
-    for f in $BENCH_KNOWN_STEPS; do rates+=("$(awk -v m="$max" -v f="$f" 'BEGIN { r = int(m * f / 10 + 0.5) * 10; if (r < 10) r = 10; print r }')"); done
+    read -r -a rates < <(figure known-rates "${closed[@]}" --steps "$BENCH_KNOWN_STEPS")
   fi
   for rate in "${rates[@]}"; do
     # Each step is a new load-generator JVM. Started cold at full rate it lags for 5-7 s (JIT, its 64 connections)
@@ -418,11 +375,9 @@ known_storm() {
 # retrying on the incident's fixed 12 s timer, the steady state as the overload points have it.
 mixed_storm() {
   local rate cold_rate cold_devices known_share known_needed
-  rate=$(awk -v c="$capacity" -v f="$BENCH_MIXED_FACTOR" 'BEGIN { printf "%.1f", c * f }')
-  cold_rate=$(awk -v r="$rate" -v s="$BENCH_MIXED_COLD_SHARE" 'BEGIN { printf "%.2f", r * s }')
-  known_share=$(awk -v s="$BENCH_MIXED_COLD_SHARE" 'BEGIN { printf "%.6g", 1 - s }')
-  cold_devices=$(BENCH_POINT_DURATION=$BENCH_MIXED_DURATION devices_for "$cold_rate")
-  known_needed=$(BENCH_POINT_DURATION=$BENCH_MIXED_DURATION BENCH_DEVICES='' devices_for "$(awk -v r="$rate" -v k="$known_share" 'BEGIN { print r * k }')")
+  read -r rate cold_rate known_share cold_devices known_needed < <(figure mixed --capacity "$capacity" \
+    --factor "$BENCH_MIXED_FACTOR" --cold-share "$BENCH_MIXED_COLD_SHARE" --duration "$BENCH_MIXED_DURATION" \
+    --devices "$BENCH_DEVICES")
   (( known_needed <= BENCH_KNOWN_DEVICES )) || log "warning: the mixed storm's known arrivals may need $known_needed devices (BENCH_KNOWN_DEVICES=$BENCH_KNOWN_DEVICES)"
   log "mixed-storm: seeding $cold_devices cold devices bench-mixed-cold- at bcrypt cost 10 (anew, never verified)"
   loadtest seed --replace --devices "$cold_devices" --device-prefix bench-mixed-cold- --shared-password "$PASSWORD" \
@@ -484,10 +439,12 @@ seed capacity "$CAPACITY_DEVICES"
 warm_up protected
 # Honest capacity: as many callers as bcrypt threads, never refused, so none pays for refusals; the old measure (4
 # callers, who then share the pod with their own refusals) once beside it.
-capacity=$(pod_capacity "$AUTH_PORT" "$BENCH_CURVE_CPU" capacity)
-awk -v c="$capacity" 'BEGIN { exit !(c > 0) }' || die "capacity run got no allows (log: $LOG_DIR/loadtest-capacity.log)"
-old_capacity=$(pod_capacity "$AUTH_PORT" "$BENCH_CURVE_CPU" "capacity-$BENCH_OLD_CAPACITY_USERS-callers" "$BENCH_OLD_CAPACITY_USERS")
-CAPACITY_NOTE="capacity of the $BENCH_CURVE_CPU-vCPU pod: $capacity allows/s with $(awk -v c="$BENCH_CURVE_CPU" 'BEGIN { n = int(c); if (n < c) n++; print n }') caller(s) = bcrypt threads (the ratios' denominator); the old measure, $BENCH_OLD_CAPACITY_USERS callers: $old_capacity allows/s"
+capacity=$(pod_capacity "$AUTH_PORT" "$BENCH_CURVE_CPU" capacity) \
+  || die "capacity run got no allows (log: $LOG_DIR/loadtest-capacity.log)"
+old_capacity=$(pod_capacity "$AUTH_PORT" "$BENCH_CURVE_CPU" "capacity-$BENCH_OLD_CAPACITY_USERS-callers" "$BENCH_OLD_CAPACITY_USERS") \
+  || die "the old capacity measure got no allows (log: $LOG_DIR/loadtest-capacity-$BENCH_OLD_CAPACITY_USERS-callers.log)"
+read -r curve_threads _ < <(figure pod --cpu "$BENCH_CURVE_CPU" --cpus "$BENCH_AUTH_CPUS" --machine-cpus "$(nproc)")
+CAPACITY_NOTE="capacity of the $BENCH_CURVE_CPU-vCPU pod: $capacity allows/s with $curve_threads caller(s) = bcrypt threads (the ratios' denominator); the old measure, $BENCH_OLD_CAPACITY_USERS callers: $old_capacity allows/s"
 log "capacity $capacity allows/s"
 
 # --- 4. the points ------------------------------------------------------------------------------------------

@@ -77,6 +77,11 @@ EVENTS=$CHAOS_OUT/events.jsonl
 FAULTS=$CHAOS_OUT/faults.jsonl
 AUTH_JAR=$ROOT/auth-service/target/quarkus-app/quarkus-run.jar
 REG_JAR=$ROOT/registration-service/target/quarkus-app/quarkus-run.jar
+# The load generator reads the services' metrics for this script and adversary.py (its Prometheus parser, the one
+# in the repository): loadtest metrics URL SELECTOR...
+LOADTEST_JAR=$ROOT/loadtest/target/loadtest.jar
+LOADTEST="java -Xmx64m -XX:TieredStopAtLevel=1 -jar $LOADTEST_JAR"
+loadtest() { $LOADTEST "$@"; }
 
 log() { printf '[chaos] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -202,9 +207,10 @@ command -v curl >/dev/null || die "curl is needed"
 command -v python3 >/dev/null || die "python3 is needed"
 started=$(date +%s)
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-  log "building auth-service and registration-service (mvn package -DskipTests)"
-  mvn -B -q -pl auth-service,registration-service -am package -DskipTests || die "build failed"
+  log "building auth-service, registration-service and the load generator (mvn package -DskipTests)"
+  mvn -B -q -pl auth-service,registration-service,loadtest -am package -DskipTests || die "build failed"
 fi
+[[ -f "$LOADTEST_JAR" ]] || die "$LOADTEST_JAR is missing (it reads the services' metrics)"
 rm -rf "$CHAOS_OUT" "$LOG_DIR"
 mkdir -p "$CHAOS_OUT" "$RUN_DIR" "$LOG_DIR"
 stack db-up >/dev/null
@@ -362,12 +368,14 @@ if selected adversary; then
   python3 "$ROOT/scripts/chaos/adversary.py" --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" \
     --cold "$CHAOS_OUT/cold.txt" --out "$CHAOS_OUT/adversary.jsonl" --victims 50 --spray-prefix "$spray_prefix" \
     --spray-count 2000 --flood-rate 3000 --warm-seconds 20 --expensive-prefix "$expensive_prefix" --expensive-count 20 \
-    --contention-cpus "$contention_cpus" 2>>"$LOG_DIR/abuse.log" || log "adversary run failed"
+    --contention-cpus "$contention_cpus" --loadtest "$LOADTEST" 2>>"$LOG_DIR/abuse.log" || log "adversary run failed"
   # Whose reads the lane refused, and why (share=known|other, cause=...), and bcrypt's refusals: for the notes.
-  curl -fsS "http://127.0.0.1:$((AUTH_PORT + 1000))/q/metrics" 2>/dev/null \
-    | grep -E '^identity_(database_refused|bcrypt_refused|bcrypt_duration_seconds_count|bcrypt_unit_duration|bcrypt_refusing_idle)' \
-    >"$CHAOS_OUT/adversary-metrics.txt" || true
-  known_refused=$( (grep -E 'share="known"' "$CHAOS_OUT/adversary-metrics.txt" || true) | awk '$2 > 0' | tr '\n' ' ')
+  loadtest metrics --each --unreadable-empty "http://127.0.0.1:$((AUTH_PORT + 1000))/q/metrics" \
+    identity_database_refused_total identity_bcrypt_refused_total identity_bcrypt_duration_seconds_count \
+    identity_bcrypt_unit_duration identity_bcrypt_unit_duration_seconds identity_bcrypt_refusing_idle \
+    >"$CHAOS_OUT/adversary-metrics.txt" 2>>"$LOG_DIR/abuse.log" || true
+  known_refused=$(loadtest metrics --each --non-zero "$CHAOS_OUT/adversary-metrics.txt" \
+    'identity_database_refused_total{share="known"}' 2>>"$LOG_DIR/abuse.log" | tr '\n' ' ' || true)
   log "after the adversary, the known devices' database refusals: ${known_refused:-none}"
   unpin_after_adversary
 fi
@@ -389,8 +397,8 @@ if selected nat; then
   python3 "$ROOT/scripts/chaos/nat.py" --port "$AUTH_PORT" --known "$CHAOS_OUT/known.txt" \
     --cold "$CHAOS_OUT/nat-cold.txt" --out "$CHAOS_OUT/nat.jsonl" --stale-devices 100 --flood-rate 3000 \
     >"$CHAOS_OUT/nat.txt" 2>>"$LOG_DIR/abuse.log" || nat_verdict=1
-  curl -fsS "http://127.0.0.1:$((AUTH_PORT + 1000))/q/metrics" 2>/dev/null \
-    | grep -E '^identity_authn_outcomes_total' >"$CHAOS_OUT/nat-metrics.txt" || true
+  loadtest metrics --each --unreadable-empty "http://127.0.0.1:$((AUTH_PORT + 1000))/q/metrics" \
+    identity_authn_outcomes_total >"$CHAOS_OUT/nat-metrics.txt" 2>>"$LOG_DIR/abuse.log" || true
   cat "$CHAOS_OUT/nat.txt" >&2
   unpin_after_adversary
 fi

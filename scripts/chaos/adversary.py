@@ -20,10 +20,13 @@ Every answer is recorded in --out (JSON lines): {"k": kind, "t", "d", "status", 
 known, victim, cold, warm, attack, spray, expensive; the flood as one line a second {"k": "flood", "t", "sent", "statuses"}; and the
 phases as {"k": "mark", "event", "t"} (the quiet spell's and each attack's with "hashes", auth-service's bcrypt count). scripts/chaos/analyse.py judges them (--adversary).
 """
-import argparse, http.client, json, os, random, socket, sys, threading, time
+import argparse, http.client, json, os, random, shlex, socket, subprocess, sys, threading, time
 
 # Health and metrics are on the services' management interface, the main port + 1000 by default (docs/configuration.md).
 MANAGEMENT_OFFSET = 1000
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The metrics are read by the load generator (`loadtest metrics`: the repository's one Prometheus parser).
+LOADTEST = "java -Xmx64m -XX:TieredStopAtLevel=1 -jar " + os.path.join(ROOT, "loadtest", "target", "loadtest.jar")
 
 
 class Recorder:
@@ -39,17 +42,15 @@ class Recorder:
         self.write(dict({"k": "mark", "event": event, "t": time.time()}, **figures))
 
 
-def hashes(port):
+def hashes(port, loadtest=None):
     """bcrypt checks auth-service has made so far (its identity_bcrypt_duration_seconds count), None if unreadable:
     the spray's marks carry it, so that what the sprayers took of bcrypt is measured, not inferred."""
+    command = shlex.split(loadtest or LOADTEST) + [
+        "metrics", "http://127.0.0.1:%d/q/metrics" % (port + MANAGEMENT_OFFSET), "identity_bcrypt_duration_seconds_count"]
     try:
-        c = http.client.HTTPConnection("127.0.0.1", port + MANAGEMENT_OFFSET, timeout=10)
-        c.request("GET", "/q/metrics")
-        text = c.getresponse().read().decode("utf-8", "replace")
-        c.close()
-        return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
-                   if line.startswith("identity_bcrypt_duration_seconds_count"))
-    except Exception:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        return float(done.stdout.split()[0]) if done.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired, ValueError, IndexError):
         return None
 
 
@@ -95,13 +96,13 @@ def paced(stop, rate, callers, work):
 def timed_phase(a, rec, name, stop, rate, callers, one, seconds=None):
     """One attack between its start and end marks (with auth-service's bcrypt count): `callers` threads pacing one()
     at `rate` for `seconds` (--phase-seconds)."""
-    rec.mark(name + "-start", hashes=hashes(a.port))
+    rec.mark(name + "-start", hashes=hashes(a.port, a.loadtest))
     threads = paced(stop, rate, callers, one)
     time.sleep(a.phase_seconds if seconds is None else seconds)
     stop.set()
     for t in threads:
         t.join()
-    rec.mark(name + "-end", hashes=hashes(a.port))
+    rec.mark(name + "-end", hashes=hashes(a.port, a.loadtest))
 
 
 def address(net, n):
@@ -320,6 +321,7 @@ def expensive(a, rec):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--loadtest", default=LOADTEST, help="the command that runs the load generator (reads the metrics)")
     ap.add_argument("--known", required=True, help='"clientid password" lines of devices with a verifier')
     ap.add_argument("--cold", required=True, help='"clientid password" lines of registered devices that never logged'
                     ' in, used by nothing else (the spray\'s legitimate cold logins)')
@@ -363,18 +365,18 @@ def main():
     if a.warm_seconds > 0:
         # A service started moments ago hashes slower while its JIT compiles: without this, the quiet spell's
         # capacity (the spray verdict's denominator) would be too low and every ratio would look better.
-        rec.mark("warm-start", hashes=hashes(a.port))
+        rec.mark("warm-start", hashes=hashes(a.port, a.loadtest))
         warm_stop = threading.Event()
         warm = cold_logins(a, rec, cold, warm_stop, cursor, kind="warm")
         time.sleep(a.warm_seconds)
         warm_stop.set()
         for t in warm:
             t.join(timeout=15)
-        rec.mark("warm-end", hashes=hashes(a.port))
+        rec.mark("warm-end", hashes=hashes(a.port, a.loadtest))
     background = fleet(a, rec, known, stop)
     time.sleep(2)
     lockout(a, rec, known)
-    rec.mark("quiet-start", hashes=hashes(a.port))
+    rec.mark("quiet-start", hashes=hashes(a.port, a.loadtest))
     cold_stop = threading.Event()
     coming = cold_logins(a, rec, cold, cold_stop, cursor)
     time.sleep(a.quiet_seconds)
@@ -391,7 +393,7 @@ def main():
         cold_stop = threading.Event()
         coming = cold_logins(a, rec, cold, cold_stop, cursor)
         time.sleep(a.recovery_seconds)
-        rec.mark("recovery-end", hashes=hashes(a.port))
+        rec.mark("recovery-end", hashes=hashes(a.port, a.loadtest))
     cold_stop.set()
     background += coming
     stop.set()

@@ -3,6 +3,7 @@ package io.deviceidentity.loadtest.cli;
 import java.util.List;
 
 import io.deviceidentity.loadtest.LoadTest;
+import io.deviceidentity.loadtest.bench.BenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
@@ -10,8 +11,9 @@ import picocli.CommandLine.ParseResult;
  * The load generator's command line exactly as {@code java -jar loadtest.jar ARGS} reads it: picocli's parse with the
  * real {@link LoadTest#commandLine()}, then the part of each command's parsing that picocli leaves to the command
  * ({@code run}: {@link RunCommand#settings}, "the command's whole parsing, without running anything"; {@code seed}:
- * the PostgreSQL URL the seeder refuses to start without). Lives in the CLI's package to reach those package-private
- * steps; it runs nothing.
+ * the PostgreSQL URL the seeder refuses to start without; {@code metrics}: its selectors and option pairs;
+ * {@code bench}: one of its subcommands, whose options are all typed). Lives in the CLI's package to reach those
+ * package-private steps; it runs nothing.
  */
 public final class LoadtestCommandLine {
 
@@ -26,6 +28,7 @@ public final class LoadtestCommandLine {
         }
         ParseResult sub = result.subcommand();
         Object command = sub.commandSpec().userObject();
+        ParseResult leaf = sub;
         if (command instanceof RunCommand run) {
             run.settings(run.metricsUrl());
         } else if (command instanceof SeedCommand seed) {
@@ -33,13 +36,20 @@ public final class LoadtestCommandLine {
                 throw new IllegalArgumentException("seed needs --pg-url (DeviceSeeder refuses to start without it)");
             }
             seed.population.spec(0, 0, 0);
+        } else if (command instanceof MetricsCommand metrics) {
+            metrics.parsed();
+        } else if (command instanceof BenchCommand) {
+            if (!sub.hasSubcommand()) {
+                throw new IllegalArgumentException("bench needs one of its subcommands: " + args);
+            }
+            leaf = sub.subcommand();
         } else if (!(command instanceof CompareCommand)) {
             throw new IllegalArgumentException("not a command the tool runs: " + sub.commandSpec().name());
         }
-        if (sub.isUsageHelpRequested() || sub.isVersionHelpRequested()) {
+        if (sub.isUsageHelpRequested() || sub.isVersionHelpRequested() || leaf.isUsageHelpRequested()) {
             throw new IllegalArgumentException("asks for help instead of running: " + args);
         }
-        return sub.commandSpec().name();
+        return sub.commandSpec().name() + (leaf == sub ? "" : " " + leaf.commandSpec().name());
     }
 
     /** Whether picocli itself rejects ARGS (as opposed to the command's own checks). */

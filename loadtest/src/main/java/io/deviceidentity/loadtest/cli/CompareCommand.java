@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import io.deviceidentity.loadtest.fastpath.StormComparison;
+import io.deviceidentity.loadtest.fastpath.StormReport;
 import io.deviceidentity.loadtest.report.Comparison;
 import io.deviceidentity.loadtest.report.Json;
 import picocli.CommandLine.Command;
@@ -52,7 +52,7 @@ public final class CompareCommand implements Callable<Integer> {
                     "nothing to compare: give --run, --known-run, --pgbench or --mixed-run");
         }
         Comparison comparison = Comparison.load(capacity, runs);
-        StormComparison storms = StormComparison.load(comparison.capacity(), knownRuns, pgbench, mixedRuns, knownCost);
+        StormReport storms = StormReport.load(comparison.capacity(), knownRuns, pgbench, mixedRuns, knownCost);
         String stormText = storms.isEmpty() ? null : storms.text();
         comparison.write(out, stormText);
         if (!runs.isEmpty()) {

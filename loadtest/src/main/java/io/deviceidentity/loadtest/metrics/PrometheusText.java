@@ -1,21 +1,56 @@
 package io.deviceidentity.loadtest.metrics;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads the Prometheus text exposition format (what Quarkus/Micrometer serve at {@code /q/metrics}), keeping only
- * the wanted metric names and summing each over its label sets. Comments, unknown names and unreadable lines are
- * skipped; a name that never appears is simply absent from the result.
+ * Reads the Prometheus text exposition format (what Quarkus/Micrometer serve at {@code /q/metrics}): the one parser
+ * of it in the repository (the load generator's scrapes, {@code loadtest metrics} for the scripts). Comments and
+ * unreadable lines are skipped; a name that never appears is simply absent from the result.
  */
 public final class PrometheusText {
+
+    /** One sample line: its name, its labels in the page's order, its value. */
+    public record Sample(String name, Map<String, String> labels, double value) {
+
+        /** The series as the page writes it: {@code name{k="v",...}} (label values escaped again). */
+        public String series() {
+            if (labels.isEmpty()) {
+                return name;
+            }
+            StringBuilder out = new StringBuilder(name).append('{');
+            labels.forEach((k, v) -> out.append(out.charAt(out.length() - 1) == '{' ? "" : ",").append(k).append("=\"")
+                    .append(v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n")).append('"'));
+            return out.append('}').toString();
+        }
+    }
 
     private PrometheusText() {
     }
 
+    /** The wanted names, each summed over its label sets. */
     public static Map<String, Double> parse(String text, Set<String> wanted) {
         Map<String, Double> values = new HashMap<>();
+        for (Sample sample : samples(text)) {
+            if (wanted.contains(sample.name())) {
+                values.merge(sample.name(), sample.value(), Double::sum);
+            }
+        }
+        return values;
+    }
+
+    /** The sum of every sample the selector matches; 0 when none does. */
+    public static double sum(String text, MetricSelector selector) {
+        return samples(text).stream().filter(selector::matches).mapToDouble(Sample::value).sum();
+    }
+
+    /** Every readable sample of the page, in its order (non-finite values, e.g. NaN, are left out). */
+    public static List<Sample> samples(String text) {
+        List<Sample> samples = new ArrayList<>();
         for (String raw : text.split("\n")) {
             String line = raw.strip();
             if (line.isEmpty() || line.startsWith("#")) {
@@ -26,37 +61,57 @@ public final class PrometheusText {
                 nameEnd++;
             }
             String name = line.substring(0, nameEnd);
-            if (!wanted.contains(name)) {
-                continue;
-            }
+            Map<String, String> labels = new LinkedHashMap<>();
             int valueStart = nameEnd;
             if (valueStart < line.length() && line.charAt(valueStart) == '{') {
-                valueStart = endOfLabels(line, valueStart);
+                valueStart = labels(line, valueStart, labels);
                 if (valueStart < 0) {
                     continue;
                 }
             }
             String[] rest = line.substring(valueStart).strip().split("\\s+");
             Double value = number(rest[0]);
-            if (value != null) {
-                values.merge(name, value, Double::sum);
+            if (!name.isEmpty() && value != null) {
+                samples.add(new Sample(name, labels, value));
             }
         }
-        return values;
+        return samples;
     }
 
-    /** Index just after the closing brace of the label set starting at {@code open}; -1 if it never closes. */
-    private static int endOfLabels(String line, int open) {
-        boolean quoted = false;
-        for (int i = open + 1; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quoted && c == '\\') {
+    /**
+     * Reads the label set starting at {@code open} into {@code into}; returns the index just after its closing brace,
+     * -1 if it never closes or is not {@code k="v"} pairs.
+     */
+    static int labels(String text, int open, Map<String, String> into) {
+        int i = open + 1;
+        while (i < text.length()) {
+            while (i < text.length() && (text.charAt(i) == ',' || Character.isWhitespace(text.charAt(i)))) {
                 i++;
-            } else if (c == '"') {
-                quoted = !quoted;
-            } else if (!quoted && c == '}') {
+            }
+            if (i < text.length() && text.charAt(i) == '}') {
                 return i + 1;
             }
+            int eq = text.indexOf('=', i);
+            if (eq < 0 || eq + 1 >= text.length() || text.charAt(eq + 1) != '"') {
+                return -1;
+            }
+            String key = text.substring(i, eq).strip();
+            StringBuilder value = new StringBuilder();
+            int j = eq + 2;
+            for (; j < text.length() && text.charAt(j) != '"'; j++) {
+                char c = text.charAt(j);
+                if (c == '\\' && j + 1 < text.length()) {
+                    char next = text.charAt(++j);
+                    value.append(next == 'n' ? '\n' : next);
+                } else {
+                    value.append(c);
+                }
+            }
+            if (j >= text.length()) {
+                return -1;
+            }
+            into.put(key, value.toString());
+            i = j + 1;
         }
         return -1;
     }

@@ -3,6 +3,7 @@ package io.deviceidentity.loadtest.metrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -40,5 +41,25 @@ class PrometheusTextTest {
     void anEmptyOrForeignPageGivesNothing() {
         assertEquals(Map.of(), PrometheusText.parse("", Set.of("x")));
         assertEquals(Map.of(), PrometheusText.parse("<html>not metrics</html>\n{broken", Set.of("x")));
+    }
+
+    @Test
+    void aSelectorWithLabelsSumsTheSeriesCarryingThemWhateverTheirOrder() {
+        assertEquals(120.0, PrometheusText.sum(TEXT,
+                MetricSelector.parse("identity_bcrypt_duration_seconds_count{outcome=\"match\",impl=\"jbcrypt\"}")));
+        assertEquals(150.0, PrometheusText.sum(TEXT, MetricSelector.parse("identity_bcrypt_duration_seconds_count{impl=\"jbcrypt\"}")));
+        assertEquals(0.0, PrometheusText.sum(TEXT, MetricSelector.parse("identity_bcrypt_duration_seconds_count{impl=\"other\"}")));
+        assertEquals(2.0, PrometheusText.sum(TEXT, MetricSelector.parse("odd_labels_total{path=\"/a b}c\"}")),
+                "a brace inside a label value");
+        assertEquals(2.0, PrometheusText.sum(TEXT, MetricSelector.parse("odd_labels_total{q=\"x\\\"y\"}")),
+                "an escaped quote inside a label value");
+    }
+
+    @Test
+    void aSeriesIsWrittenBackAsThePageWroteIt() {
+        assertEquals(List.of("identity_bcrypt_duration_seconds_count{impl=\"jbcrypt\",outcome=\"match\"}",
+                "odd_labels_total{path=\"/a b}c\",q=\"x\\\"y\"}"),
+                PrometheusText.samples(TEXT).stream().map(PrometheusText.Sample::series)
+                        .filter(s -> s.endsWith("\"match\"}") && s.contains("count") || s.startsWith("odd")).toList());
     }
 }
