@@ -14,12 +14,14 @@ import java.util.function.LongSupplier;
  *
  * <p>The database is at fault when
  * <ul>
- * <li>more than half the threads hold request steps that have waited on it for {@link #STALL_NANOS} or longer: a read
- * takes about a millisecond, a slowed one tens; this catches a database that went silent (a killed primary, a lock
- * held across the table) from the first fraction of a second, before any read has failed: the driver gives up on a
- * silent server only after its socket timeout, seconds later. The limit is above the longest pause this service
- * causes itself (a CFS-throttled pod stops for at most its quota period's remainder, under 100 ms), so a starved
- * service is not mistaken for a stalled database;</li>
+ * <li>more than half the threads hold request steps whose statements have waited on it for {@link #STALL_NANOS} or
+ * longer, counted from the moment the step had its pooled connection ({@link PooledConnections#take}): a read takes
+ * about a millisecond, a slowed one tens; this catches a database that went silent (a killed primary, a lock held
+ * across the table) from the first fraction of a second, before any read has failed: the driver gives up on a silent
+ * server only after its socket timeout, seconds later. Opening a connection is not counted: a pool that grows during a
+ * burst (a TLS handshake and a SCRAM exchange each, slow on a busy CPU) is this service's work. The limit is above the
+ * longest pause this service causes itself (a CFS-throttled pod stops for at most its quota period's remainder, under
+ * 100 ms), so a starved service is not mistaken for a stalled database;</li>
  * <li>or a request step that reached the database failed as unavailable, and no step has succeeded since with nothing
  * left waiting for a thread: the requests refused while the lane drains the backlog the outage built (every device
  * retrying at once), and those refused while a read to a standby succeeds beside reads hanging on the primary, are
@@ -33,7 +35,10 @@ final class DatabaseAttribution implements Attribution {
 
     private final int threads;
     private final LongSupplier clock;
-    /** When each thread's current request step started: how long the database has held it. */
+    /** The database lane whose request step runs on this thread, while it runs. */
+    private static final ThreadLocal<DatabaseAttribution> STEP_OF = new ThreadLocal<>();
+
+    /** When each thread's current request step had its connection: how long the database has held it. */
     private final Map<Thread, Long> runningSince = new ConcurrentHashMap<>();
     private volatile boolean databaseFailing;
 
@@ -54,13 +59,21 @@ final class DatabaseAttribution implements Attribution {
 
     @Override
     public void started(long at) {
-        runningSince.put(Thread.currentThread(), at);
+        STEP_OF.set(this);
+    }
+
+    /** The step running on this thread (if a database lane's) has its connection: its statements wait from now on. */
+    static void connectionTaken() {
+        DatabaseAttribution lane = STEP_OF.get();
+        if (lane != null) {
+            lane.runningSince.put(Thread.currentThread(), lane.clock.getAsLong());
+        }
     }
 
     @Override
     public Throwable failed(Throwable thrown, boolean forRequest) {
         if (forRequest) {
-            runningSince.remove(Thread.currentThread());
+            finished();
         }
         if (thrown instanceof Error) {
             return thrown;
@@ -75,10 +88,15 @@ final class DatabaseAttribution implements Attribution {
 
     @Override
     public void succeeded(boolean drained) {
-        runningSince.remove(Thread.currentThread());
+        finished();
         if (drained) {
             databaseFailing = false;
         }
+    }
+
+    private void finished() {
+        STEP_OF.remove();
+        runningSince.remove(Thread.currentThread());
     }
 
     private boolean databaseAtFault() {

@@ -23,7 +23,9 @@ public final class PooledConnections {
 
     public static Connection take(DataSource pool) throws SQLException {
         try {
-            return pool.getConnection();
+            Connection connection = pool.getConnection();
+            DatabaseAttribution.connectionTaken();
+            return connection;
         } catch (SQLException failure) {
             if (isAcquisitionTimeout(failure)) {
                 throw ServiceUnavailableException.overload("no pooled database connection became free in time");

@@ -73,8 +73,8 @@ class DatabaseRefusalAttributionTest {
         // primary: the driver gives up only after its socket timeout), and requests keep coming.
         Lane silent = lanes.start(2, Duration.ZERO, 0, 0, lanes.now::get);
         CountDownLatch bothRunning = new CountDownLatch(2);
-        CompletableFuture<Boolean> first = silent.run(DatabaseLanes.far(), () -> lanes.hold(bothRunning));
-        CompletableFuture<Boolean> second = silent.run(DatabaseLanes.far(), () -> lanes.hold(bothRunning));
+        CompletableFuture<Boolean> first = silent.run(DatabaseLanes.far(), () -> withConnection(bothRunning));
+        CompletableFuture<Boolean> second = silent.run(DatabaseLanes.far(), () -> withConnection(bothRunning));
         assertTrue(bothRunning.await(5, TimeUnit.SECONDS));
 
         lanes.now.addAndGet(DatabaseAttribution.STALL_NANOS - 1);
@@ -136,5 +136,28 @@ class DatabaseRefusalAttributionTest {
                 "drained and answering: a full lane is this service's overload again");
         lastDone.countDown();
         assertTrue(last.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void stepsStillOpeningTheirConnectionsAreThisServicesWorkHoweverLongTheyTake() throws Exception {
+        // A burst that grows the pool: each new connection is a TLS handshake and a SCRAM exchange, slow on a busy CPU.
+        Lane growing = lanes.start(2, Duration.ZERO, 0, 0, lanes.now::get);
+        CountDownLatch bothRunning = new CountDownLatch(2);
+        CompletableFuture<Boolean> first = growing.run(DatabaseLanes.far(), () -> lanes.hold(bothRunning));
+        CompletableFuture<Boolean> second = growing.run(DatabaseLanes.far(), () -> lanes.hold(bothRunning));
+        assertTrue(bothRunning.await(5, TimeUnit.SECONDS));
+
+        lanes.now.addAndGet(10 * DatabaseAttribution.STALL_NANOS);
+
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(growing.run(DatabaseLanes.far(), () -> 1)));
+        assertEquals(UnavailableReason.DEADLINE, growing.expired().reason());
+        lanes.release.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS));
+    }
+
+    /** A step that has its pooled connection and waits on the database until released. */
+    private boolean withConnection(CountDownLatch running) {
+        DatabaseAttribution.connectionTaken();
+        return lanes.hold(running);
     }
 }
