@@ -18,8 +18,6 @@ public final class Bcrypt {
     /** The work factor new hashes get unless configured otherwise. */
     public static final int DEFAULT_COST = 10;
 
-    private static final SecureRandom RANDOM = new SecureRandom();
-
     private Bcrypt() {
     }
 
@@ -27,7 +25,10 @@ public final class Bcrypt {
     public static String hash(String password, int cost) {
         byte[] bytes = requireUsable(password);
         byte[] salt = new byte[16];
-        RANDOM.nextBytes(salt);
+        // A generator per hash, never one in a static field: a native image initialises this class at build time,
+        // and a seeded generator frozen into the image heap would hand every process the same salts (GraalVM
+        // refuses to build it). Creating one costs microseconds against the hash's tens of milliseconds.
+        new SecureRandom().nextBytes(salt);
         return OpenBSDBCrypt.generate("2b", bytes, salt, cost);
     }
 
