@@ -35,6 +35,8 @@ public final class MetricNames {
     public static final String BCRYPT_STANDING_QUEUE = "identity.bcrypt.standing.queue";
     /** Gauge: bcrypt threads running under SCHED_IDLE. */
     public static final String BCRYPT_IDLE_THREADS = "identity.bcrypt.idle.threads";
+    /** Gauge: bcrypt threads that asked for SCHED_IDLE and did not get it (the kernel reported another policy). */
+    public static final String BCRYPT_IDLE_FAILURES = "identity.bcrypt.idle.failures";
     /** Gauge: 1 while nothing runs or waits and a cost-10 check arriving now would be refused (not ready). */
     public static final String BCRYPT_REFUSING_IDLE = "identity.bcrypt.refusing.idle";
     /** Gauge: measured time of one cost-10 bcrypt verification (seconds), admission's estimate. */
