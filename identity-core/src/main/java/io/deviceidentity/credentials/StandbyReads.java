@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 
 import javax.sql.DataSource;
@@ -52,6 +53,9 @@ public class StandbyReads {
     private final DataSource standby;
     private final LongSupplier clock;
     private volatile long skipUntil;
+    /** Whether the standby's last answer was a failure: then one read at a time asks it again (the probe). */
+    private volatile boolean failed;
+    private final AtomicBoolean probing = new AtomicBoolean();
     private final Counter fromStandby;
     private final Counter behind;
     private final Counter unreachable;
@@ -96,12 +100,19 @@ public class StandbyReads {
         if (standby == null) {
             return Optional.empty();
         }
-        if (clock.getAsLong() - skipUntil < 0) {
+        // After a failure, one read at a time asks the standby again (once the skip has passed) and every other goes
+        // to the primary meanwhile: a standby that is still gone then holds one database thread for its pool's
+        // acquisition timeout, not every thread that reads in that moment (which would fill the database lane and
+        // refuse the requests behind them, once a second for as long as the standby is away).
+        boolean probe = failed;
+        if (probe && (clock.getAsLong() - skipUntil < 0 || !probing.compareAndSet(false, true))) {
             unreachable.increment();
             return Optional.empty();
         }
         try (Connection connection = standby.getConnection()) {
-            if (!caughtUp(connection)) {
+            boolean caughtUp = caughtUp(connection);
+            failed = false;
+            if (!caughtUp) {
                 behind.increment();
                 return Optional.empty();
             }
@@ -110,8 +121,13 @@ public class StandbyReads {
             return Optional.of(row);
         } catch (SQLException | RuntimeException e) {
             skipUntil = clock.getAsLong() + SKIP_AFTER_FAILURE_NANOS;
+            failed = true;
             unreachable.increment();
             return Optional.empty();
+        } finally {
+            if (probe) {
+                probing.set(false);
+            }
         }
     }
 
