@@ -44,6 +44,6 @@ interface Attribution {
     /** What a step's failure is answered as; {@code forRequest} is false for a bulk step. */
     Throwable failed(Throwable thrown, boolean forRequest);
 
-    /** A request's step ran and succeeded; {@code drained}: no other step is waiting for a thread. */
+    /** A request's step ran and succeeded; {@code drained}: the lane has room again (another thread is idle). */
     void succeeded(boolean drained);
 }

@@ -18,12 +18,15 @@ import java.util.function.LongSupplier;
  * longer, counted from the moment the step had its pooled connection ({@link PooledConnections#take}): a read takes
  * about a millisecond, a slowed one tens; this catches a database that went silent (a killed primary, a lock held
  * across the table) from the first fraction of a second, before any read has failed: the driver gives up on a silent
- * server only after its socket timeout, seconds later. Opening a connection is not counted: a pool that grows during a
- * burst (a TLS handshake and a SCRAM exchange each, slow on a busy CPU) is this service's work. The limit is above the
- * longest pause this service causes itself (a CFS-throttled pod stops for at most its quota period's remainder, under
- * 100 ms), so a starved service is not mistaken for a stalled database;</li>
- * <li>or a request step that reached the database failed as unavailable, and no step has succeeded since with nothing
- * left waiting for a thread: the requests refused while the lane drains the backlog the outage built (every device
+ * server only after its socket timeout, seconds later. The limit is above the longest pause this service causes
+ * itself (a CFS-throttled pod stops for at most its quota period's remainder, under 100 ms), so a starved service is
+ * not mistaken for a stalled database. A step still waiting for its connection counts only after
+ * {@link #ACQUIRING_STALL_NANOS}: the pool validates a connection idle for a second with a round trip through
+ * PgBouncer, which waits on a database that does not answer as a statement does, but it also opens connections when a
+ * burst grows it (a TLS handshake and a SCRAM exchange each, hundreds of milliseconds on a busy CPU), which is this
+ * service's work;</li>
+ * <li>or a request step that reached the database failed as unavailable, and no step has succeeded since while another
+ * thread of the lane was idle: the requests refused while the lane drains the backlog the outage built (every device
  * retrying at once), and those refused while a read to a standby succeeds beside reads hanging on the primary, are
  * the outage's, not a sign that this service is too small.</li>
  * </ul>
@@ -33,12 +36,15 @@ final class DatabaseAttribution implements Attribution {
     /** How long a step must have waited on the database to count as held by it. */
     static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
+    /** How long a step must have waited for its pooled connection to count as held by the database. */
+    static final long ACQUIRING_STALL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     private final int threads;
     private final LongSupplier clock;
     /** The database lane whose request step runs on this thread, while it runs. */
     private static final ThreadLocal<DatabaseAttribution> STEP_OF = new ThreadLocal<>();
 
-    /** When each thread's current request step had its connection: how long the database has held it. */
+    /** From when each thread's current request step counts as waiting on the database (see {@link #mark}). */
     private final Map<Thread, Long> runningSince = new ConcurrentHashMap<>();
     private volatile boolean databaseFailing;
 
@@ -62,11 +68,21 @@ final class DatabaseAttribution implements Attribution {
         STEP_OF.set(this);
     }
 
+    /** The step running on this thread (if a database lane's) asks the pool for a connection. */
+    static void connectionWanted() {
+        mark(ACQUIRING_STALL_NANOS - STALL_NANOS);
+    }
+
     /** The step running on this thread (if a database lane's) has its connection: its statements wait from now on. */
     static void connectionTaken() {
+        mark(0);
+    }
+
+    /** Held from now on, counted as held once {@code STALL_NANOS + later} has passed. */
+    private static void mark(long later) {
         DatabaseAttribution lane = STEP_OF.get();
         if (lane != null) {
-            lane.runningSince.put(Thread.currentThread(), lane.clock.getAsLong());
+            lane.runningSince.put(Thread.currentThread(), lane.clock.getAsLong() + later);
         }
     }
 

@@ -81,7 +81,8 @@ final class LaneThreads {
             }
             value = step.run();
             if (forRequest) {
-                attribution.succeeded(occupancy.waiting() == 0);
+                // Drained: another thread is idle (a lane of one: nothing waits behind this step).
+                attribution.succeeded(occupancy.inLane() < Math.max(2, settings.concurrency()));
             }
         } catch (SQLException | RuntimeException | Error thrown) {
             failure = attribution.failed(thrown, forRequest);

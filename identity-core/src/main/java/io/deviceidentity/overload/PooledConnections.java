@@ -23,6 +23,7 @@ public final class PooledConnections {
 
     public static Connection take(DataSource pool) throws SQLException {
         try {
+            DatabaseAttribution.connectionWanted();
             Connection connection = pool.getConnection();
             DatabaseAttribution.connectionTaken();
             return connection;

@@ -139,20 +139,29 @@ class DatabaseRefusalAttributionTest {
     }
 
     @Test
-    void stepsStillOpeningTheirConnectionsAreThisServicesWorkHoweverLongTheyTake() throws Exception {
+    void stepsWaitingForTheirConnectionsCountAsHeldByTheDatabaseOnlyAfterTheAcquisitionAllowance() throws Exception {
         // A burst that grows the pool: each new connection is a TLS handshake and a SCRAM exchange, slow on a busy CPU.
         Lane growing = lanes.start(2, Duration.ZERO, 0, 0, lanes.now::get);
         CountDownLatch bothRunning = new CountDownLatch(2);
-        CompletableFuture<Boolean> first = growing.run(DatabaseLanes.far(), () -> lanes.hold(bothRunning));
-        CompletableFuture<Boolean> second = growing.run(DatabaseLanes.far(), () -> lanes.hold(bothRunning));
+        CompletableFuture<Boolean> first = growing.run(DatabaseLanes.far(), () -> waitingForConnection(bothRunning));
+        CompletableFuture<Boolean> second = growing.run(DatabaseLanes.far(), () -> waitingForConnection(bothRunning));
         assertTrue(bothRunning.await(5, TimeUnit.SECONDS));
 
-        lanes.now.addAndGet(10 * DatabaseAttribution.STALL_NANOS);
-
+        lanes.now.addAndGet(DatabaseAttribution.ACQUIRING_STALL_NANOS - 1);
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(growing.run(DatabaseLanes.far(), () -> 1)));
         assertEquals(UnavailableReason.DEADLINE, growing.expired().reason());
+
+        lanes.now.addAndGet(1);
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(growing.run(DatabaseLanes.far(), () -> 1)),
+                "a connection that long in coming waits on the database (the pool validating it through PgBouncer)");
         lanes.release.countDown();
         assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS));
+    }
+
+    /** A step that waits for its pooled connection until released. */
+    private boolean waitingForConnection(CountDownLatch running) {
+        DatabaseAttribution.connectionWanted();
+        return lanes.hold(running);
     }
 
     /** A step that has its pooled connection and waits on the database until released. */
