@@ -78,6 +78,12 @@ final class DatabaseAttribution implements Attribution {
         mark(0);
     }
 
+    /** Whether the database lane whose step runs on this thread finds the database at fault (false off a lane). */
+    static boolean databaseHoldsTheLane() {
+        DatabaseAttribution lane = STEP_OF.get();
+        return lane != null && lane.databaseAtFault();
+    }
+
     /** Held from now on, counted as held once {@code STALL_NANOS + later} has passed. */
     private static void mark(long later) {
         DatabaseAttribution lane = STEP_OF.get();
@@ -129,7 +135,7 @@ final class DatabaseAttribution implements Attribution {
         return held * 2 > threads;
     }
 
-    private static ServiceUnavailableException databaseDown() {
+    static ServiceUnavailableException databaseDown() {
         return ServiceUnavailableException.backendUnavailable("the database threads wait on a database that does not"
                 + " answer", 1);
     }

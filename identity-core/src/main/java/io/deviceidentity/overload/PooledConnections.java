@@ -14,7 +14,9 @@ import javax.sql.DataSource;
  * connections held for one short statement each, a long wait means this service is saturated (its threads are
  * starved of CPU, or a burst outran a pool that opens connections one by one), and counting it as a database
  * failure would open the circuit breaker during a storm while the database is fine. A database that really hangs
- * still opens the breaker through the statements of the connections' holders, which time out.
+ * still opens the breaker through the statements of the connections' holders, which time out. Only while the database
+ * lane finds the database holding its threads ({@link DatabaseAttribution}) is the wait told as
+ * {@code backend_unavailable}: then the connections are held by it too.
  */
 public final class PooledConnections {
 
@@ -29,7 +31,10 @@ public final class PooledConnections {
             return connection;
         } catch (SQLException failure) {
             if (isAcquisitionTimeout(failure)) {
-                throw ServiceUnavailableException.overload("no pooled database connection became free in time");
+                // While the database holds the lane's threads, the connections are held by it too (lent to steps
+                // that wait on it, or validated through PgBouncer against it): then the wait is the database's.
+                throw DatabaseAttribution.databaseHoldsTheLane() ? DatabaseAttribution.databaseDown()
+                        : ServiceUnavailableException.overload("no pooled database connection became free in time");
             }
             throw failure;
         }

@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Proxy;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -168,5 +171,29 @@ class DatabaseRefusalAttributionTest {
     private boolean withConnection(CountDownLatch running) {
         DatabaseAttribution.connectionTaken();
         return lanes.hold(running);
+    }
+
+    @Test
+    void aConnectionThatNeverCameIsTheDatabasesDoingOnlyWhileTheDatabaseHoldsTheLane() throws Exception {
+        DataSource exhausted = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
+                    throw new SQLException("Sorry, acquisition timeout!");
+                });
+        Lane lane3 = lanes.start(3, Duration.ZERO, 0, 0, lanes.now::get);
+        assertEquals(UnavailableReason.OVERLOAD,
+                reasonOf(lane3.run(DatabaseLanes.far(), () -> PooledConnections.take(exhausted))),
+                "a healthy database: the pool was too small for this service's burst");
+
+        CountDownLatch twoRunning = new CountDownLatch(2);
+        CompletableFuture<Boolean> first = lane3.run(DatabaseLanes.far(), () -> withConnection(twoRunning));
+        CompletableFuture<Boolean> second = lane3.run(DatabaseLanes.far(), () -> withConnection(twoRunning));
+        assertTrue(twoRunning.await(5, TimeUnit.SECONDS));
+        lanes.now.addAndGet(DatabaseAttribution.STALL_NANOS);
+
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE,
+                reasonOf(lane3.run(DatabaseLanes.far(), () -> PooledConnections.take(exhausted))),
+                "two of three threads held by a database that does not answer: so are the connections");
+        lanes.release.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS));
     }
 }
