@@ -80,10 +80,6 @@ final class LaneThreads {
                 attribution.started(startedAt);
             }
             value = step.run();
-            if (forRequest) {
-                // Drained: another thread is idle (a lane of one: nothing waits behind this step).
-                attribution.succeeded(occupancy.inLane() < Math.max(2, settings.concurrency()));
-            }
         } catch (SQLException | RuntimeException | Error thrown) {
             failure = attribution.failed(thrown, forRequest);
         } finally {
@@ -93,6 +89,11 @@ final class LaneThreads {
                 stepTime.measured(finished - startedAt, ticks);
                 listener.ran(finished - startedAt, deadline.hasPassed());
             }
+        }
+        if (forRequest && failure == null) {
+            // Told after leaving the lane, so that of steps finishing together the last one sees them all gone.
+            // Drained: another thread idle besides this one (a lane of one: nothing waiting behind this step).
+            attribution.succeeded(occupancy.inLane() <= settings.concurrency() - Math.min(2, settings.concurrency()));
         }
         if (failure == null) {
             result.complete(value);
