@@ -25,6 +25,7 @@ import io.deviceidentity.auth.AuthConfig;
 import io.deviceidentity.auth.StandbyReadsConfig;
 import io.deviceidentity.auth.mtls.MutualTlsConfig;
 import io.deviceidentity.management.ManagementConfig;
+import io.deviceidentity.overload.DatabaseGuardConfig;
 import io.deviceidentity.overload.OverloadConfig;
 import io.deviceidentity.readiness.ReadinessConfig;
 import io.deviceidentity.registration.RegistrationConfig;
@@ -51,9 +52,9 @@ class ChartAgreesWithGeneratedManifestsTest {
     /** A service, its @ConfigMapping interfaces, and the modules whose sources hold them. */
     enum Svc {
         AUTH("auth-service", List.of(AuthConfig.class, StandbyReadsConfig.class, MutualTlsConfig.class, OverloadConfig.class,
-                ReadinessConfig.class, TlsConfig.class, ManagementConfig.class)),
+                DatabaseGuardConfig.class, ReadinessConfig.class, TlsConfig.class, ManagementConfig.class)),
         REGISTRATION("registration-service", List.of(RegistrationConfig.class, KickConfig.class, OverloadConfig.class,
-                ReadinessConfig.class, TlsConfig.class, ManagementConfig.class));
+                DatabaseGuardConfig.class, ReadinessConfig.class, TlsConfig.class, ManagementConfig.class));
 
         final String name;
         final List<Class<?>> mappings;
