@@ -4,7 +4,6 @@ import java.sql.SQLException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 
-import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
@@ -41,8 +40,7 @@ public final class BackendFailures {
             LOG.debug("database failure answered backend_unavailable", sql);
             return ServiceUnavailableException.backendUnavailable(describe(sql), 1);
         }
-        if (cause instanceof BulkheadException || cause instanceof RejectedExecutionException
-                || cause instanceof RateLimitException) {
+        if (cause instanceof RejectedExecutionException || cause instanceof RateLimitException) {
             return ServiceUnavailableException.overload("no capacity left for this request");
         }
         if (cause instanceof TimeoutException || cause instanceof java.util.concurrent.TimeoutException) {
