@@ -7,9 +7,10 @@ import java.util.function.LongSupplier;
 /**
  * A lane: a fixed number of threads of its own for one kind of blocking work (bcrypt hashes, database steps), in
  * front of which a request waits only as long as its {@link WaitingTimeRule} allows, and is refused at once when
- * that can be foreseen. Refused work costs nothing but the refusal. The lane decides none of the rules: its policy
- * admits, its {@link Partitions} share the places, its {@link LaneListener} meters, its {@link Attribution} says whose
- * fault a refusal is, and its {@link LaneThreads} run the work. {@link Lanes} builds the two instances.
+ * that can be foreseen. Refused work costs nothing but the refusal. The lane decides none of the rules: its
+ * {@link LaneAdmission} admits (by its policy and its {@link Partitions}), its {@link LaneListener} meters, its
+ * {@link Attribution} says whose fault a refusal is, and its {@link LaneThreads} run the work. {@link Lanes} builds
+ * the two instances.
  *
  * <p>Why not the Vert.x worker pool or SmallRye's {@code @Bulkhead}: the one's queue is unbounded and invisible, the
  * other's bounds length rather than waiting time and keeps a queued task when its {@code @Timeout} fires; a running
@@ -27,7 +28,7 @@ public final class Lane {
     private final WaitingTimeRule rule;
     private final Occupancy occupancy;
     private final StepTime stepTime;
-    private final Partitions partitions;
+    private final LaneAdmission admission;
     private final LaneListener listener;
     private final Attribution attribution;
     private final LongSupplier clock;
@@ -40,7 +41,7 @@ public final class Lane {
         this.rule = rule;
         this.occupancy = occupancy;
         this.stepTime = stepTime;
-        this.partitions = partitions;
+        this.admission = new LaneAdmission(settings, rule, occupancy, partitions, clock);
         this.listener = listener;
         this.attribution = attribution;
         this.clock = clock;
@@ -69,23 +70,13 @@ public final class Lane {
      */
     public <T> CompletableFuture<T> submit(Deadline deadline, Share share, double units, Step<T> step) {
         long ticks = StepTime.ticks(units);
-        if (!partitions.enter(share)) {
-            return refused(share, Refusal.SHARE_FULL);
+        LaneAdmission.Entry entry = admission.enter(deadline, share, ticks);
+        if (entry.admission().refusal() != null) {
+            return refused(share, entry.admission().refusal());
         }
-        long now = clock.getAsLong();
-        WaitingTimeRule.Admission admission;
-        int seen;
-        do {
-            seen = occupancy.inLane();
-            admission = rule.admit(seen, deadline, ticks, now);
-        } while (admission.refusal() == null && !occupancy.enter(seen, ticks));
-        if (admission.refusal() != null) {
-            partitions.leave(share);
-            return refused(share, admission.refusal());
-        }
-        CompletableFuture<T> result = threads.execute(deadline, share, admission, ticks, now, step);
+        CompletableFuture<T> result = threads.execute(deadline, share, entry.admission(), ticks, entry.at(), step);
         if (share != Share.KNOWN) {
-            result.whenComplete((value, failure) -> partitions.leave(share));
+            result.whenComplete((value, failure) -> admission.leave(share));
         }
         return settings.deadlineTimer() == null ? result : settings.deadlineTimer().bound(deadline, result);
     }
@@ -97,7 +88,7 @@ public final class Lane {
      * known and the caller passes the least it can be).
      */
     public void refuseIfSaturated(Deadline deadline, double units) {
-        Refusal refusal = rule.admit(occupancy.inLane(), deadline, StepTime.ticks(units), clock.getAsLong()).refusal();
+        Refusal refusal = admission.refusalNow(deadline, StepTime.ticks(units));
         if (refusal != null) {
             listener.refused(Share.KNOWN, refusal);
             throw attribution.told(settings.refusal(refusal));
@@ -106,18 +97,15 @@ public final class Lane {
 
     /**
      * Runs a bulk step (one batch of an import: tens of milliseconds where a request's step takes one) only when it
-     * leaves a thread free for the requests this lane exists for ({@link Partitions#bulkLimit()}): never queued,
+     * leaves a thread free for the requests this lane exists for ({@link LaneAdmission#enterBulk}): never queued,
      * never counted as a refused request, and kept out of the step-time estimate that admits requests. A refusal
      * ({@code overload}) means "back off and try again"; it is nobody's answer.
      */
     public <T> CompletableFuture<T> runBulk(Step<T> step) {
         long ticks = StepTime.ticks(1);
-        for (int seen = occupancy.inLane(); seen >= partitions.bulkLimit() || !occupancy.enter(seen, ticks);
-                seen = occupancy.inLane()) {
-            if (seen >= partitions.bulkLimit()) {
-                return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
-                        "the " + settings.name() + " threads are busy with requests"));
-            }
+        if (!admission.enterBulk(ticks)) {
+            return CompletableFuture.failedFuture(ServiceUnavailableException.overload(
+                    "the " + settings.name() + " threads are busy with requests"));
         }
         return threads.execute(null, Share.KNOWN, null, ticks, clock.getAsLong(), step);
     }
@@ -137,40 +125,16 @@ public final class Lane {
     }
 
     /**
-     * Refuses to start a service whose deadline cannot hold work of {@code units} even on a free thread at the
-     * configured time per unit: every such request would be refused, the warm-up's included, so the replica would
-     * never become ready; a message naming the setting and its minimum is what the operator needs.
+     * Refuses to start a service whose deadline cannot hold work of {@code units} even on a free thread
+     * ({@link LaneAdmission#requireFits}).
      */
     public void requireFits(double units, String work) {
-        long needed = rule.nominalNanos(StepTime.ticks(units));
-        long deadline = settings.requestDeadlineNanos();
-        if (deadline <= needed) {
-            throw new IllegalArgumentException(String.format("identity.overload.deadline (IDENTITY_OVERLOAD_DEADLINE)"
-                    + " is %s, but %s is expected to take %s (identity.overload.%s.expected-duration %s per"
-                    + " cost-10 check): no such request could ever finish in time, and the service would never"
-                    + " become ready. Set the deadline above %s (the default is 4s).", millis(deadline), work,
-                    millis(needed), settings.name(), millis(rule.nominalNanos(StepTime.ticks(1))), millis(needed)));
-        }
+        admission.requireFits(units, work);
     }
 
-    /** A duration as the configuration writes it ({@code 80ms}), to the microsecond when it is not whole. */
-    private static String millis(long nanos) {
-        return nanos % 1_000_000 == 0 ? nanos / 1_000_000 + "ms" : String.format("%.3fms", nanos / 1e6);
-    }
-
-    /**
-     * Whether the lane refuses while idle: nothing runs or waits, and one unit of work arriving now with the whole
-     * request deadline ahead of it would be refused. The policy makes this impossible unless the configured time per
-     * unit exceeds the deadline, which {@link #requireFits} refuses at start; it is still reported (readiness, a
-     * gauge) rather than assumed, because a bcrypt lane in this state cannot verify a single password.
-     */
+    /** Whether one unit would be refused while nothing runs or waits ({@link LaneAdmission#refusesWhileIdle}). */
     public boolean refusesWhileIdle() {
-        if (occupancy.inLane() > 0) {
-            return false;
-        }
-        long now = System.nanoTime();
-        Deadline whole = new Deadline(now, now + settings.requestDeadlineNanos());
-        return rule.admit(0, whole, StepTime.ticks(1), clock.getAsLong()).refusal() != null;
+        return admission.refusesWhileIdle();
     }
 
     /** Whether the queue stands (overload) and holds work: refusing one more request now cannot leave a thread idle. */
