@@ -75,6 +75,11 @@ public final class AclPlaceholders {
         return null;
     }
 
+    /** The rules that apply to {@code device} ({@link DefaultAcl#rulesFor}), rendered from its registered values. */
+    public static Rendered renderFor(DeviceCredential device) {
+        return render(DefaultAcl.rulesFor(device), device.clientId(), device.username());
+    }
+
     /**
      * Renders every rule with the registered {@code clientId} and {@code username} ({@code null}: none). A malformed
      * rule or a value that cannot be substituted makes the whole list unusable.

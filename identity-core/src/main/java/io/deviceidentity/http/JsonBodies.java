@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 
 import com.fasterxml.jackson.core.JsonParser;
@@ -129,6 +130,23 @@ public final class JsonBodies {
             throw InvalidRequestException.badRequest("missing_field", "field '" + field + "' is required");
         }
         return string(value, field);
+    }
+
+    /**
+     * The string fields of a body, in the order named: each of {@code required} as {@link #requiredString} reads it,
+     * then each of {@code optional} as {@link #optionalString} with {@code ""} for a missing one. One call reads a
+     * whole EMQX body, whose every field is a string.
+     */
+    public static String[] strings(ObjectNode body, List<String> required, List<String> optional) {
+        String[] values = new String[required.size() + optional.size()];
+        int next = 0;
+        for (String field : required) {
+            values[next++] = requiredString(body, field);
+        }
+        for (String field : optional) {
+            values[next++] = optionalString(body, field, "");
+        }
+        return values;
     }
 
     /** A string field that may be missing or null; {@code fallback} then. */

@@ -1,10 +1,12 @@
 package io.deviceidentity.http;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,5 +47,24 @@ class JsonBodiesTest {
         InvalidRequestException refused = assertThrows(InvalidRequestException.class,
                 () -> JsonBodies.object(JSON, "{\"a\":".getBytes(StandardCharsets.UTF_8)));
         assertEquals("malformed_json", refused.reason());
+    }
+
+    @Test
+    void stringsReadsTheRequiredFieldsInOrderAndAMissingOptionalOneAsEmpty() {
+        var body = JsonBodies.object(JSON, "{\"b\":\"2\",\"a\":\"1\",\"c\":null}".getBytes(StandardCharsets.UTF_8));
+        assertArrayEquals(new String[] {"1", "2", "", ""},
+                JsonBodies.strings(body, List.of("a", "b"), List.of("c", "d")));
+    }
+
+    @Test
+    void stringsRefusesTheFirstMissingRequiredFieldAndAnOptionalOneOfAnotherType() {
+        var body = JsonBodies.object(JSON, "{\"a\":\"1\",\"d\":7}".getBytes(StandardCharsets.UTF_8));
+        InvalidRequestException missing = assertThrows(InvalidRequestException.class,
+                () -> JsonBodies.strings(body, List.of("a", "b", "c"), List.of()));
+        assertEquals("missing_field", missing.reason());
+        assertTrue(missing.getMessage().contains("'b'"), missing.getMessage());
+        InvalidRequestException typed = assertThrows(InvalidRequestException.class,
+                () -> JsonBodies.strings(body, List.of("a"), List.of("d")));
+        assertEquals("invalid_field", typed.reason());
     }
 }

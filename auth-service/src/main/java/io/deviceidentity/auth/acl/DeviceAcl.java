@@ -33,8 +33,7 @@ public final class DeviceAcl {
 
     /** The device's rules rendered, or null (logged) when they cannot be used: the device must then be denied. */
     public static List<AclRule> renderedFor(DeviceCredential device, String operation) {
-        AclPlaceholders.Rendered rendered = AclPlaceholders.render(DefaultAcl.rulesFor(device), device.clientId(),
-                device.username());
+        AclPlaceholders.Rendered rendered = AclPlaceholders.renderFor(device);
         if (!rendered.usable()) {
             LOG.warnf("%s denied clientid=%s reason=%s: stored acl[%d].%s %s; re-register the device (PUT) with"
                     + " rules it can use", operation, device.clientId(), UNSAFE_ACL, rendered.ruleIndex(),

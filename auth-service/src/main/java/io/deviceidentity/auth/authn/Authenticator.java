@@ -12,7 +12,6 @@ import io.deviceidentity.auth.legacy.LegacyUpgrades;
 import io.deviceidentity.auth.ratelimit.AttemptBudget;
 import io.deviceidentity.auth.ratelimit.Charge;
 import io.deviceidentity.auth.ratelimit.SourceBudget;
-import io.deviceidentity.auth.ratelimit.Sources;
 import io.deviceidentity.credentials.CheckCost;
 import io.deviceidentity.credentials.ClientIdPolicy;
 import io.deviceidentity.credentials.CredentialFinder;
@@ -73,6 +72,8 @@ public class Authenticator {
     private final Lane database;
     private final Lane bcrypt;
     private final FastPath fastPath;
+    /** Whether a read brings the stored verifier: the fast path is on or off for the service's life. */
+    private final boolean readsVerifiers;
     private final IdenticalChecks identicalChecks;
     private final AuthConfig config;
     private final LegacyUpgrades legacyUpgrades;
@@ -92,6 +93,7 @@ public class Authenticator {
         this.database = database;
         this.bcrypt = bcrypt;
         this.fastPath = fastPath;
+        this.readsVerifiers = fastPath.enabled();
         this.identicalChecks = identicalChecks;
         this.config = config;
     }
@@ -110,7 +112,7 @@ public class Authenticator {
         if (password == null) {
             return decided(AuthnOutcome.deny("invalid_password"));
         }
-        String source = Sources.of(request.peerHost());
+        String source = request.source();
         boolean sourceExhausted = sources.exhausted(source);
         boolean knownToExist = known.contains(clientId);
         if (sourceExhausted && !knownToExist) {
@@ -131,7 +133,7 @@ public class Authenticator {
                 return decided(unknownDevice());
             }
             long[] epochs = unknown.epochsBeforeRead();
-            return database.run(deadline, share, () -> credentials.find(clientId, fastPath.enabled()))
+            return database.run(deadline, share, () -> credentials.find(clientId, readsVerifiers))
                     .thenCompose(found -> decide(request, source, password, found, epochs, deadline, connection));
         });
     }
