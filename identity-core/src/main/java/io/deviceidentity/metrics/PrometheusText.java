@@ -1,4 +1,4 @@
-package io.deviceidentity.loadtest.metrics;
+package io.deviceidentity.metrics;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,8 +9,10 @@ import java.util.Set;
 
 /**
  * Reads the Prometheus text exposition format (what Quarkus/Micrometer serve at {@code /q/metrics}): the one parser
- * of it in the repository (the load generator's scrapes, {@code loadtest metrics} for the scripts). Comments and
- * unreadable lines are skipped; a name that never appears is simply absent from the result.
+ * of it in the repository (the load generator's scrapes, {@code loadtest metrics} for the scripts and
+ * k8s/e2e-checks.sh, the services' tests), so that a renamed metric is changed in one place. Pure JDK, so that the
+ * load generator can carry it without the rest of this module's dependencies. Comments and unreadable lines are
+ * skipped; a name that never appears is simply absent from the result.
  */
 public final class PrometheusText {
 
@@ -97,23 +99,32 @@ public final class PrometheusText {
             }
             String key = text.substring(i, eq).strip();
             StringBuilder value = new StringBuilder();
-            int j = eq + 2;
-            for (; j < text.length() && text.charAt(j) != '"'; j++) {
-                char c = text.charAt(j);
-                if (c == '\\' && j + 1 < text.length()) {
-                    char next = text.charAt(++j);
-                    value.append(next == 'n' ? '\n' : next);
-                } else {
-                    value.append(c);
-                }
-            }
-            if (j >= text.length()) {
+            int end = quoted(text, eq + 1, value);
+            if (end < 0) {
                 return -1;
             }
             into.put(key, value.toString());
-            i = j + 1;
+            i = end;
         }
         return -1;
+    }
+
+    /**
+     * Reads the quoted label value starting at {@code quote} (a {@code "}) into {@code into}, unescaping {@code \\},
+     * {@code \"} and {@code \n}; returns the index just after its closing quote, -1 if it never closes.
+     */
+    static int quoted(String text, int quote, StringBuilder into) {
+        int j = quote + 1;
+        for (; j < text.length() && text.charAt(j) != '"'; j++) {
+            char c = text.charAt(j);
+            if (c == '\\' && j + 1 < text.length()) {
+                char next = text.charAt(++j);
+                into.append(next == 'n' ? '\n' : next);
+            } else {
+                into.append(c);
+            }
+        }
+        return j < text.length() ? j + 1 : -1;
     }
 
     private static Double number(String text) {
