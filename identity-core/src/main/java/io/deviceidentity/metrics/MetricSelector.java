@@ -37,36 +37,17 @@ public record MetricSelector(String name, Map<String, String> labels, Map<String
 
     /** Reads {@code {k="v",k=~"re",...}} from {@code open}; the index after the closing brace, -1 when malformed. */
     private static int matchers(String text, int open, Map<String, String> labels, Map<String, Pattern> matching) {
-        int i = open + 1;
-        while (i < text.length()) {
-            while (i < text.length() && (text.charAt(i) == ',' || Character.isWhitespace(text.charAt(i)))) {
-                i++;
+        return PrometheusText.labels(text, open, (key, regex, value) -> {
+            if (!regex) {
+                labels.put(key, value);
+                return true;
             }
-            if (i < text.length() && text.charAt(i) == '}') {
-                return i + 1;
+            try {
+                matching.put(key, Pattern.compile(value));
+                return true;
+            } catch (PatternSyntaxException notARegex) {
+                return false;
             }
-            int eq = text.indexOf('=', i);
-            boolean regex = eq >= 0 && eq + 1 < text.length() && text.charAt(eq + 1) == '~';
-            int quote = regex ? eq + 2 : eq + 1;
-            if (eq < 0 || quote >= text.length() || text.charAt(quote) != '"') {
-                return -1;
-            }
-            String key = text.substring(i, eq).strip();
-            StringBuilder value = new StringBuilder();
-            i = PrometheusText.quoted(text, quote, value);
-            if (i < 0) {
-                return -1;
-            }
-            if (regex) {
-                try {
-                    matching.put(key, Pattern.compile(value.toString()));
-                } catch (PatternSyntaxException notARegex) {
-                    return -1;
-                }
-            } else {
-                labels.put(key, value.toString());
-            }
-        }
-        return -1;
+        });
     }
 }
