@@ -167,7 +167,7 @@ logs_of() {
 # killing it would leave the port-forward holding its port for the rest of the run.
 LOCAL_PORT=19000
 metrics_of() {
-  local pod=$1 port=$2 pf metrics=
+  local pod=$1 port=$2 pf page
   if [[ -n "$E2E_RECORDED" ]]; then
     recorded "metrics-$pod" || fail "could not scrape /q/metrics from $pod"
     return
@@ -175,14 +175,15 @@ metrics_of() {
   LOCAL_PORT=$((LOCAL_PORT + 1))
   kubectl -n "$NAMESPACE" port-forward "pod/$pod" "$LOCAL_PORT:$port" >/dev/null 2>&1 &
   pf=$!
+  page=$(mktemp "$WORK/scrape.XXXXXX")
   for _ in $(seq 1 50); do
-    metrics=$(curl -fsS "http://127.0.0.1:$LOCAL_PORT/q/metrics" 2>/dev/null) && break
+    loadtest metrics --save "$page" "http://127.0.0.1:$LOCAL_PORT/q/metrics" 2>/dev/null && break
     sleep 0.2
   done
   kill "$pf" 2>/dev/null || true
   wait "$pf" 2>/dev/null || true
-  [[ -n "$metrics" ]] || fail "could not scrape /q/metrics from $pod"
-  printf '%s\n' "$metrics"
+  [[ -s "$page" ]] || fail "could not scrape /q/metrics from $pod"
+  cat "$page"
 }
 
 # The EMQX node's own live connections (each node counts only its own clients); empty when it cannot be asked.
