@@ -56,7 +56,9 @@
 # --pool-size x --pipelining), STORM_CAPACITY_SHARE (0.5), STORM_PODS (the storm Job file's completions),
 # KICK_BOUND_SECONDS (5), KICK_CONNECT_SECONDS (120: the MQTT client's first connect), FAILOVER_WARMUP_SECONDS (10:
 # load before the kill), FAILOVER_BOUND_SECONDS (120: until writes and logins succeed again), FAILOVER_AFTER_SECONDS
-# (10: load after the first acknowledged write).
+# (10: load after the first acknowledged write), LOADTEST_JAR (loadtest/target/loadtest.jar, built by k8s/kind.sh up)
+# or LOADTEST (the command that runs the load generator): metrics pages are read through `loadtest metrics`, the
+# repository's one Prometheus parser.
 #
 # Recorded inputs (make test, build-checks' E2eChecksTest): E2E_RECORDED=<dir> makes every cluster read come from
 # files in <dir> instead of kubectl, and time virtual (no real sleeps). Files, each optional unless a check needs it:
@@ -93,14 +95,22 @@ STORM_JOB=device-identity-emqtt-bench-conn
 STORM_JOB_FILE=$ROOT/k8s/jobs/emqtt-bench-conn-job.yaml
 : "${STORM_PODS:=$(sed -n 's/^  completions: *\([0-9]*\)$/\1/p' "$STORM_JOB_FILE")}"
 
+LOADTEST_GIVEN=${LOADTEST:-}
+: "${LOADTEST_JAR:=$ROOT/loadtest/target/loadtest.jar}"
+: "${LOADTEST:=java -Xmx64m -XX:TieredStopAtLevel=1 -jar $LOADTEST_JAR}"
+
 log() { printf '[e2e] %s\n' "$*" >&2; }
 fail() { log "FAILED: $*"; exit 1; }
+
+# Metrics pages are written here for loadtest metrics to read.
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
 
 # --- cluster access: kubectl, or recorded outputs ----------------------------------------------------------------
 if [[ -n "$E2E_RECORDED" ]]; then
   [[ -d "$E2E_RECORDED" ]] || fail "E2E_RECORDED=$E2E_RECORDED is not a directory"
-  SEQ_DIR=$(mktemp -d)
-  trap 'rm -rf "$SEQ_DIR"' EXIT
+  SEQ_DIR=$WORK/recorded-reads
+  mkdir "$SEQ_DIR"
   : "${E2E_ACTIONS:=$E2E_RECORDED/.actions}"
 fi
 
@@ -157,7 +167,7 @@ logs_of() {
 # killing it would leave the port-forward holding its port for the rest of the run.
 LOCAL_PORT=19000
 metrics_of() {
-  local pod=$1 port=$2 pf metrics=
+  local pod=$1 port=$2 pf page
   if [[ -n "$E2E_RECORDED" ]]; then
     recorded "metrics-$pod" || fail "could not scrape /q/metrics from $pod"
     return
@@ -165,14 +175,15 @@ metrics_of() {
   LOCAL_PORT=$((LOCAL_PORT + 1))
   kubectl -n "$NAMESPACE" port-forward "pod/$pod" "$LOCAL_PORT:$port" >/dev/null 2>&1 &
   pf=$!
+  page=$(mktemp "$WORK/scrape.XXXXXX")
   for _ in $(seq 1 50); do
-    metrics=$(curl -fsS "http://127.0.0.1:$LOCAL_PORT/q/metrics" 2>/dev/null) && break
+    loadtest metrics --save "$page" "http://127.0.0.1:$LOCAL_PORT/q/metrics" 2>/dev/null && break
     sleep 0.2
   done
   kill "$pf" 2>/dev/null || true
   wait "$pf" 2>/dev/null || true
-  [[ -n "$metrics" ]] || fail "could not scrape /q/metrics from $pod"
-  printf '%s\n' "$metrics"
+  [[ -s "$page" ]] || fail "could not scrape /q/metrics from $pod"
+  cat "$page"
 }
 
 # The EMQX node's own live connections (each node counts only its own clients); empty when it cannot be asked.
@@ -201,23 +212,28 @@ delete_pod() {
   kube delete pod "$1" --wait=false
 }
 
-# --- metrics arithmetic ------------------------------------------------------------------------------------------
-# metric_sum NAME [LABEL_REGEX]: sums the samples of NAME (exactly that name) whose label set matches the regex.
-metric_sum() {
-  awk -v name="$1" -v labels="${2:-}" '
-    /^#/ { next }
-    { series = $1; metric = series; sub(/\{.*/, "", metric) }
-    metric == name && (labels == "" || series ~ labels) { sum += $NF }
-    END { printf "%d", sum }'
+# --- metrics, read by the load generator's Prometheus parser -----------------------------------------------------
+loadtest() {
+  [[ -n "${LOADTEST_GIVEN:-}" || -f "$LOADTEST_JAR" ]] \
+    || fail "$LOADTEST_JAR is missing: build it (mvn -pl loadtest -am package -DskipTests) or set LOADTEST"
+  $LOADTEST "$@"
 }
 
-# 5xx answers other than 503 (overload refusals are the design; everything else 5xx is a defect).
-count_5xx_not_503() {
-  local text
-  text=$(cat)
-  echo $(($(metric_sum http_server_requests_seconds_count 'status="5[0-9][0-9]"' <<<"$text") \
-    - $(metric_sum http_server_requests_seconds_count 'status="503"' <<<"$text")))
+# page: stdin (one metrics page, or several one after another) kept in a file; prints its path.
+page() {
+  local file
+  file=$(mktemp "$WORK/page.XXXXXX")
+  cat >"$file"
+  echo "$file"
 }
+
+# metric_sum SELECTOR... < PAGES: each selector's sum (name, or name{label="value",label=~"regex"}), space-separated.
+metric_sum() { loadtest metrics "$(page)" "$@"; }
+
+# 5xx answers other than 503 (overload refusals are the design; everything else 5xx is a defect).
+ANSWERED_5XX_NOT_503='http_server_requests_seconds_count{status=~"5(0[0-24-9]|[1-9][0-9])"}'
+ANSWERED_503='http_server_requests_seconds_count{status="503"}'
+count_5xx_not_503() { metric_sum "$ANSWERED_5XX_NOT_503"; }
 
 # --- the verdicts ------------------------------------------------------------------------------------------------
 # Metrics are on each pod's management interface (container port "management", IDENTITY_MANAGEMENT_PORT, 9000 in
@@ -317,7 +333,7 @@ storm_connected() {
 # "unavailable"}), summed over its pods: why storm devices may be missing. emqtt-bench 0.6.2 cannot retry a refused
 # first CONNECT (the Job's comment), so each such 503 is a device that never connects. Never fails by itself.
 refusal_report() {
-  local pod pods text=
+  local pod pods file text=
   pods=$(pods_of auth-service 2>/dev/null) || true
   for pod in $pods; do
     text+=$(metrics_of "$pod" "$(management_port)" 2>/dev/null)$'\n' || true
@@ -326,12 +342,10 @@ refusal_report() {
     log "auth-service's 503 answers: its metrics could not be read"
     return 0
   fi
-  log "auth-service answered $(metric_sum http_server_requests_seconds_count 'status="503"' <<<"$text") requests with 503;" \
-    "reasons: $(awk '/^#/ { next }
-      { metric = $1; sub(/\{.*/, "", metric) }
-      metric == "identity_authn_outcomes_total" && $1 ~ /result="unavailable"/ {
-        reason = $1; sub(/.*reason="/, "", reason); sub(/".*/, "", reason); n[reason] += $NF }
-      END { for (r in n) printf "%s=%d\n", r, n[r] }' <<<"$text" | sort | paste -sd ' ' -)"
+  file=$(page <<<"$text")
+  log "auth-service answered $(loadtest metrics "$file" "$ANSWERED_503" || echo '?') requests with 503;" \
+    "reasons: $(loadtest metrics --by reason "$file" 'identity_authn_outcomes_total{result="unavailable"}' \
+      | sed 's/ /=/' | paste -sd ' ' - || true)"
 }
 
 # storm_rate: connects/s per storm pod from the bcrypt capacity measured in this run (see the header). A device
@@ -364,20 +378,31 @@ snapshot() {
 }
 
 # bcrypt checks per second the auth tier completes at most: per auth-service pod, its bcrypt concurrency over its
-# measured mean hash time (identity_bcrypt_duration_seconds), summed over the pods.
+# measured mean hash time (identity_bcrypt_duration_seconds), summed over the pods. Each pod's page is the lines
+# after its "# pod NAME auth-service" line, up to the next "# pod" line.
 bcrypt_capacity() {
-  awk '
-    function close_pod() { if (auth && count > 0 && sum > 0) capacity += concurrency / (sum / count) }
-    /^# pod / { close_pod(); auth = ($4 == "auth-service"); concurrency = sum = count = 0; next }
-    /^#/ { next }
-    { metric = $1; sub(/\{.*/, "", metric) }
-    metric == "identity_bcrypt_concurrency" { concurrency += $NF }
-    metric == "identity_bcrypt_duration_seconds_sum" { sum += $NF }
-    metric == "identity_bcrypt_duration_seconds_count" { count += $NF }
-    END { close_pod(); printf "%.1f", capacity }'
+  local line file= concurrency sum count capacity=0
+  while IFS= read -r line; do
+    if [[ "$line" == "# pod "* ]]; then
+      file=
+      [[ "$line" == *" auth-service" ]] && file=$(mktemp "$WORK/pod.XXXXXX")
+    elif [[ -n "$file" ]]; then
+      printf '%s\n' "$line" >>"$file"
+    fi
+  done
+  for file in "$WORK"/pod.*; do
+    [[ -f "$file" ]] || continue
+    read -r concurrency sum count < <(loadtest metrics "$file" identity_bcrypt_concurrency \
+      identity_bcrypt_duration_seconds_sum identity_bcrypt_duration_seconds_count) \
+      || fail "cannot read an auth-service pod's bcrypt metrics (loadtest metrics)"
+    rm -f "$file"
+    capacity=$(awk -v total="$capacity" -v c="$concurrency" -v s="$sum" -v n="$count" \
+      'BEGIN { print (n > 0 && s > 0) ? total + c / (s / n) : total }')
+  done
+  printf '%.1f' "$capacity"
 }
 
-VERIFIED_ALLOW='result="allow".*reason="verified"|reason="verified".*result="allow"'
+VERIFIED_ALLOW='identity_authn_outcomes_total{result="allow",reason="verified"}'
 
 reconnect_storm() {
   local deadline capacity victim victim_uid lost bound before after fast verified errors refused
@@ -405,12 +430,9 @@ reconnect_storm() {
     || fail "$MISSING of $STORM_EXPECTED devices were not connected again within $bound s of losing $victim"
 
   after=$(snapshot)
-  fast=$(($(metric_sum identity_fastpath_allows_total <<<"$after") - $(metric_sum identity_fastpath_allows_total <<<"$before")))
-  verified=$(($(metric_sum identity_authn_outcomes_total "$VERIFIED_ALLOW" <<<"$after") \
-    - $(metric_sum identity_authn_outcomes_total "$VERIFIED_ALLOW" <<<"$before")))
-  errors=$(($(count_5xx_not_503 <<<"$after") - $(count_5xx_not_503 <<<"$before")))
-  refused=$(($(metric_sum http_server_requests_seconds_count 'status="503"' <<<"$after") \
-    - $(metric_sum http_server_requests_seconds_count 'status="503"' <<<"$before")))
+  read -r fast verified errors refused < <(loadtest metrics --since "$(page <<<"$before")" "$(page <<<"$after")" \
+    identity_fastpath_allows_total "$VERIFIED_ALLOW" "$ANSWERED_5XX_NOT_503" "$ANSWERED_503") \
+    || fail "cannot read the services' metrics (loadtest metrics)"
   log "reconnects: $fast fast-path allows, $verified verified allows, $refused designed 503 refusals (retried by" \
     "emqtt's timer), $errors other 5xx answers, for $lost devices cut off"
   ((errors == 0)) || fail "$errors 5xx answers other than 503 during the reconnect storm"

@@ -104,6 +104,7 @@ class E2eChecksLiveTest {
         env.put("PATH", bin + ":" + env.get("PATH"));
         env.put("FAKE_DIR", FAKES.toString());
         env.put("FAKE_STATE", state.toString());
+        env.put("LOADTEST", Repo.loadtestCommand());
         env.putAll(extraEnv);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

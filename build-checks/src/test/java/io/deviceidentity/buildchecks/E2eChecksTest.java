@@ -252,6 +252,7 @@ class E2eChecksTest {
         env.put("E2E_RECORDED", dir.toString());
         env.put("E2E_ACTIONS", actions.toString());
         env.put("REPORT_DIR", dir.toString());
+        env.put("LOADTEST", Repo.loadtestCommand());
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), verdict + "/" + sample + " did not finish:\n" + output);

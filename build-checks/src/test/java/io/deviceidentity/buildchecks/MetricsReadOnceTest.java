@@ -1,6 +1,7 @@
 package io.deviceidentity.buildchecks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -25,29 +26,73 @@ import com.sun.net.httpserver.HttpServer;
 import io.deviceidentity.loadtest.cli.LoadtestCommandLine;
 
 /**
- * The Prometheus text format is parsed in one place, the load generator's PrometheusText: the scripts read the
- * services' metrics through {@code loadtest metrics} (scripts/bench.sh's calls are checked in LoadtestArgumentsTest),
- * so that a renamed metric is changed once and a misspelt selector fails here.
+ * The Prometheus text format is parsed in one place, identity-core's PrometheusText: the scripts (scripts/, k8s/)
+ * read the services' metrics through {@code loadtest metrics} (scripts/bench.sh's calls are checked in
+ * LoadtestArgumentsTest), the services' tests through PrometheusText itself, so that a renamed metric is changed once
+ * and a misspelt selector fails here.
  */
 class MetricsReadOnceTest {
 
-    /** A script reading a metrics page itself: curl or http.client fetching /q/metrics, or awk over metric lines. */
-    private static final Pattern OWN_PARSER = Pattern.compile(
+    /**
+     * A script reading a metrics page itself: curl or http.client fetching /q/metrics, or awk over metric lines (a
+     * pattern on the series' name, or the label set cut off the series to compare its name).
+     */
+    static final Pattern OWN_PARSER = Pattern.compile(
             "curl[^\\n]*q/metrics|request\\(\"GET\", \"/q/metrics\"\\)|awk[^\\n]*\\$1 ~ /\\^identity_|\\$1 ~ /\\^identity_"
-                    + "|startswith\\(\"identity_|grep -E '\\^identity_");
+                    + "|startswith\\(\"identity_|grep -E '\\^identity_|sub\\(/\\\\\\{\\.\\*/");
 
-    @Test
-    void noScriptParsesAMetricsPageItself() throws IOException {
+    /**
+     * A test reading a sample line itself: its value taken as the last field, a line recognised by a literal
+     * name followed by an opening brace, or a regular expression capturing the value after the label set.
+     */
+    static final Pattern OWN_SAMPLE_PARSER = Pattern.compile(
+            "lastIndexOf\\(' '\\)|startsWith\\(\"[a-zA-Z_:][a-zA-Z0-9_:]*\\{\"|\\} \\(\\\\\\\\S\\+\\)");
+
+    /** The places that read the services' metrics: the scripts, and the services' tests and their shared support. */
+    private static final List<String> SCRIPTS = List.of("scripts", "k8s");
+    private static final List<String> TESTS = List.of("auth-service/src/test", "registration-service/src/test",
+            "test-support/src");
+
+    static List<String> offenders(Path root, List<String> dirs, Pattern own, String... endings) throws IOException {
         List<String> offenders = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(Repo.ROOT.resolve("scripts"))) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".sh") || f.toString().endsWith(".py")).toList()) {
-                Matcher own = OWN_PARSER.matcher(Files.readString(file));
-                while (own.find()) {
-                    offenders.add(Repo.relative(file) + ": " + own.group());
+        for (String dir : dirs) {
+            try (Stream<Path> files = Files.walk(root.resolve(dir))) {
+                for (Path file : files.filter(f -> Arrays.stream(endings).anyMatch(f.toString()::endsWith)).toList()) {
+                    Matcher found = own.matcher(Files.readString(file));
+                    while (found.find()) {
+                        offenders.add(root.relativize(file) + ": " + found.group());
+                    }
                 }
             }
         }
-        assertEquals(List.of(), offenders);
+        return offenders;
+    }
+
+    @Test
+    void noScriptParsesAMetricsPageItself() throws IOException {
+        assertEquals(List.of(), offenders(Repo.ROOT, SCRIPTS, OWN_PARSER, ".sh", ".py"));
+    }
+
+    @Test
+    void noServiceTestParsesASampleLineItself() throws IOException {
+        assertEquals(List.of(), offenders(Repo.ROOT, TESTS, OWN_SAMPLE_PARSER, ".java"));
+    }
+
+    /** The patterns catch what the scripts and tests used to do by hand. */
+    @Test
+    void theOwnParserPatternsCatchHandWrittenParsing() {
+        for (String script : List.of(
+                "awk '/^#/ { next } { metric = $1; sub(/\\{.*/, \"\", metric) } metric == \"identity_bcrypt_concurrency\" { c += $NF }'",
+                "metrics=$(curl -fsS \"http://127.0.0.1:$port/q/metrics\")")) {
+            assertTrue(OWN_PARSER.matcher(script).find(), script);
+        }
+        for (String test : List.of(
+                "total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));",
+                "line.startsWith(\"identity_registration_outcomes_total{\") && line.contains(\"operation=\\\"get\\\"\")",
+                "\"[^}]*\\\\} (\\\\S+)$\", Pattern.MULTILINE)")) {
+            assertTrue(OWN_SAMPLE_PARSER.matcher(test).find(), test);
+        }
+        assertFalse(OWN_SAMPLE_PARSER.matcher("PrometheusText.sum(ManagementInterface.metrics(), \"x_total{a=\\\"b\\\"}\")").find());
     }
 
     /** Every `loadtest metrics` call of scripts/chaos.sh, its words as bash makes them (shell values are stand-ins). */
@@ -98,8 +143,7 @@ class MetricsReadOnceTest {
         try {
             // adversary.py adds the management offset (1000) to the port it is given
             int port = server.getAddress().getPort() - 1000;
-            String loadtest = Path.of(System.getProperty("java.home"), "bin", "java") + " -cp "
-                    + System.getProperty("java.class.path") + " io.deviceidentity.loadtest.LoadTest";
+            String loadtest = Repo.loadtestCommand();
             Process python = new ProcessBuilder("python3", "-c",
                     "import sys; sys.path.insert(0, sys.argv[1]); import adversary; "
                             + "print(adversary.hashes(int(sys.argv[2]), sys.argv[3]), adversary.hashes(1, sys.argv[3]))",

@@ -35,6 +35,15 @@ final class Repo {
     private Repo() {
     }
 
+    /**
+     * The load generator as a command line, run from this test JVM's class path (build-checks depends on loadtest):
+     * what the scripts' LOADTEST variable holds, so that they read metrics through the real program.
+     */
+    static String loadtestCommand() {
+        return Path.of(System.getProperty("java.home"), "bin", "java") + " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "
+                + System.getProperty("java.class.path") + " io.deviceidentity.loadtest.LoadTest";
+    }
+
     static String read(String relative) {
         try {
             return Files.readString(ROOT.resolve(relative));

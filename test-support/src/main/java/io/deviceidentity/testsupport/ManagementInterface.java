@@ -68,4 +68,17 @@ public final class ManagementInterface {
     public static RequestSpecification on(int port) {
         return RestAssured.given().baseUri("http://localhost").port(port);
     }
+
+    /**
+     * The service's metrics page (GET /q/metrics, Prometheus text format), as Prometheus scrapes it; its numbers are
+     * read with identity-core's PrometheusText, the one parser of that format.
+     */
+    public static String metrics() {
+        return metrics(port());
+    }
+
+    /** The same, from the instance whose management interface is on {@code port}. */
+    public static String metrics(int port) {
+        return on(port).accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
+    }
 }

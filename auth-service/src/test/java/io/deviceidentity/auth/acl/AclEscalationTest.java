@@ -181,6 +181,6 @@ class AclEscalationTest {
     }
 
     private static double unsafe(String metric) {
-        return PrometheusScrape.sum(metric, "reason=\"unsafe_acl\"");
+        return PrometheusScrape.sum(metric + "{reason=\"unsafe_acl\"}");
     }
 }

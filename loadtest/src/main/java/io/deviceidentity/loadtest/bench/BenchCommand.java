@@ -9,9 +9,9 @@ import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.deviceidentity.loadtest.metrics.MetricSelector;
+import io.deviceidentity.metrics.MetricSelector;
 import io.deviceidentity.loadtest.metrics.MetricsPage;
-import io.deviceidentity.loadtest.metrics.PrometheusText;
+import io.deviceidentity.metrics.PrometheusText;
 import io.deviceidentity.loadtest.report.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -5,14 +5,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
 import io.deviceidentity.loadtest.bench.Numbers;
 import io.deviceidentity.loadtest.devices.Durations;
-import io.deviceidentity.loadtest.metrics.MetricSelector;
 import io.deviceidentity.loadtest.metrics.MetricsPage;
-import io.deviceidentity.loadtest.metrics.PrometheusText;
-import io.deviceidentity.loadtest.metrics.PrometheusText.Sample;
+import io.deviceidentity.metrics.MetricSelector;
+import io.deviceidentity.metrics.PrometheusText;
+import io.deviceidentity.metrics.PrometheusText.Sample;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -22,7 +24,8 @@ import picocli.CommandLine.Parameters;
  * same parser as the load generator and a renamed metric is changed in one place.
  */
 @Command(name = "metrics", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Print the values of SELECTORs (name, or name{key=\"value\",...}: the series carrying those labels, "
+        description = "Print the values of SELECTORs (name, or name{key=\"value\",key=~\"regex\",...}: the series "
+                + "carrying those labels, "
                 + "summed) read from SOURCE (a /q/metrics URL or a recorded page), space-separated on one line.")
 public final class MetricsCommand implements Callable<Integer> {
 
@@ -42,7 +45,12 @@ public final class MetricsCommand implements Callable<Integer> {
     @Option(names = "--each", description = "Print every matching series instead, one 'series value' per line.")
     boolean each;
 
-    @Option(names = "--non-zero", description = "With --each: only the series whose value is not 0.")
+    @Option(names = "--by", paramLabel = "LABEL",
+            description = "Print the matching series summed per value of LABEL instead, one 'value sum' per line, "
+                    + "sorted by value (series without LABEL left out).")
+    String by;
+
+    @Option(names = "--non-zero", description = "With --each or --by: only the lines whose sum is not 0.")
     boolean nonZero;
 
     @Option(names = "--until-zero", paramLabel = "DURATION",
@@ -56,8 +64,11 @@ public final class MetricsCommand implements Callable<Integer> {
 
     /** The command's own parsing, without reading anything (the scripts' argument lists are checked with it). */
     List<MetricSelector> parsed() {
-        if (nonZero && !each) {
-            throw new IllegalArgumentException("--non-zero goes with --each");
+        if (nonZero && !each && by == null) {
+            throw new IllegalArgumentException("--non-zero goes with --each or --by");
+        }
+        if (each && by != null) {
+            throw new IllegalArgumentException("--each and --by exclude each other");
         }
         if (untilZero != null) {
             Durations.parse(untilZero);
@@ -89,6 +100,18 @@ public final class MetricsCommand implements Callable<Integer> {
                     System.out.println(sample.series() + " " + Numbers.plain(sample.value()));
                 }
             }
+        } else if (by != null) {
+            Map<String, Double> sums = new TreeMap<>();
+            for (Sample sample : PrometheusText.samples(page)) {
+                if (sample.labels().containsKey(by) && wanted.stream().anyMatch(s -> s.matches(sample))) {
+                    sums.merge(sample.labels().get(by), sample.value(), Double::sum);
+                }
+            }
+            sums.forEach((value, sum) -> {
+                if (!nonZero || sum != 0) {
+                    System.out.println(value + " " + Numbers.plain(sum));
+                }
+            });
         } else if (!wanted.isEmpty()) {
             List<String> values = new ArrayList<>();
             for (MetricSelector selector : wanted) {

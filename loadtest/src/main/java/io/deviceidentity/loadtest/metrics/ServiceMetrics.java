@@ -3,6 +3,8 @@ package io.deviceidentity.loadtest.metrics;
 import java.net.URI;
 import java.util.Set;
 
+import io.deviceidentity.metrics.PrometheusText;
+
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;

@@ -10,8 +10,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.deviceidentity.loadtest.metrics.MetricSelector;
-import io.deviceidentity.loadtest.metrics.PrometheusText;
+import io.deviceidentity.metrics.MetricSelector;
+import io.deviceidentity.metrics.PrometheusText;
 
 /**
  * The bench's figures as scripts/bench.sh computed them in awk before they moved here: every expected value below is

@@ -72,6 +72,27 @@ class MetricsCommandTest {
     }
 
     @Test
+    void byPrintsTheMatchingSeriesSummedPerValueOfTheLabel() throws IOException {
+        Path before = page("storm-before.prom");
+        Path twoPods = dir.resolve("two-pods.prom");
+        Files.writeString(twoPods, Files.readString(before) + "# pod b\n" + Files.readString(page("storm-after.prom")));
+        assertEquals(new Result(0, """
+                ok 5400
+                verified 120
+                """), run("metrics", "--by", "reason", twoPods.toString(), "identity_authn_outcomes_total{result=\"allow\"}"));
+        assertEquals(new Result(0, "overload 301\n"), run("metrics", "--by", "reason", "--non-zero", twoPods.toString(),
+                "identity_authn_outcomes_total{result=~\"unavail.*\"}", "absent_total"));
+        assertNotEquals(0, run("metrics", "--by", "reason", "--each", before.toString(), "identity_authn_outcomes_total").exit());
+    }
+
+    @Test
+    void aRegexSelectorSumsTheSeriesWhoseLabelMatches() throws IOException {
+        Path after = page("storm-after.prom");
+        assertEquals(new Result(0, "2820 171\n"), run("metrics", after.toString(),
+                "identity_authn_outcomes_total{result=~\"allow|deny\"}", "identity_authn_outcomes_total{reason=~\"over.+\"}"));
+    }
+
+    @Test
     void saveWritesThePageForALaterSince() throws IOException {
         Path before = page("storm-before.prom");
         Path saved = dir.resolve("saved.prom");
@@ -91,5 +112,6 @@ class MetricsCommandTest {
         Path before = page("storm-before.prom");
         assertNotEquals(0, run("metrics", before.toString(), "identity authn").exit());
         assertNotEquals(0, run("metrics", before.toString(), "x{result=allow}").exit());
+        assertNotEquals(0, run("metrics", before.toString(), "x{result=~\"(\"}").exit());
     }
 }

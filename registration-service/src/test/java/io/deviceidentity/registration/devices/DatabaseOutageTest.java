@@ -14,6 +14,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 
+import io.deviceidentity.metrics.MetricSelector;
+import io.deviceidentity.metrics.PrometheusText;
+import io.deviceidentity.metrics.PrometheusText.Sample;
 import io.deviceidentity.registration.support.Database;
 import io.deviceidentity.registration.support.LocalStack;
 import io.deviceidentity.testsupport.ManagementInterface;
@@ -52,7 +55,7 @@ class DatabaseOutageTest {
         List<CircuitBreakerState> save = changesOf("device-store-save");
         List<CircuitBreakerState> find = changesOf("credential-finder");
         List<CircuitBreakerState> revoke = changesOf("device-store-revoke");
-        List<String> openGauge;
+        List<Sample> openGauge;
         int afterRecovery;
         LocalStack.run("pgbouncer-stop");
         try {
@@ -61,8 +64,8 @@ class DatabaseOutageTest {
                 writes.add(api().body(passwordBody("outage-password-padded")).put(PATH, prefix + i));
             }
             read = api().get(PATH, prefix + 0);
-            openGauge = scrape().lines().filter(line -> line.startsWith("ft_circuitbreaker_state_current{")
-                    && line.contains(SAVE_METHOD) && line.contains("state=\"closed\"")).toList();
+            MetricSelector closed = MetricSelector.parse("ft_circuitbreaker_state_current{" + SAVE_METHOD + ",state=\"closed\"}");
+            openGauge = PrometheusText.samples(ManagementInterface.metrics()).stream().filter(closed::matches).toList();
         } finally {
             LocalStack.run("pgbouncer-start");
             // Recover before asserting anything, so that a failure here never leaves the next test a broken pool.
@@ -85,9 +88,9 @@ class DatabaseOutageTest {
         // What the IdentityCircuitBreakerOpen alert and the dashboard read, under the method name operators know:
         // while the breaker was open, its state gauge said it was not closed.
         assertEquals(1, openGauge.size(), "DeviceStore.save's closed-state gauge: " + openGauge);
-        assertEquals(0, value(openGauge.get(0)), "the state gauge said closed while the breaker was open");
-        assertTrue(scrape().lines().anyMatch(line -> line.startsWith("ft_circuitbreaker_opened_total{")
-                && line.contains(SAVE_METHOD) && value(line) >= 1), "DeviceStore.save's opening is not in the metrics");
+        assertEquals(0, openGauge.get(0).value(), "the state gauge said closed while the breaker was open");
+        assertTrue(PrometheusText.sum(ManagementInterface.metrics(), "ft_circuitbreaker_opened_total{" + SAVE_METHOD + "}") >= 1,
+                "DeviceStore.save's opening is not in the metrics");
         assertEquals(503, read.statusCode());
         assertEquals("backend_unavailable", read.jsonPath().getString("reason"));
         assertEquals(201, afterRecovery, "the service did not recover after PgBouncer came back");
@@ -110,16 +113,6 @@ class DatabaseOutageTest {
             api().body(passwordBody("after-outage-padded-to")).put(PATH, clientId);
         }
         return status;
-    }
-
-    private static String scrape() {
-        return ManagementInterface.given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract()
-                .asString();
-    }
-
-    /** The sample's value, the last field of its line in the Prometheus text format. */
-    private static double value(String sample) {
-        return Double.parseDouble(sample.substring(sample.lastIndexOf(' ') + 1));
     }
 
     /** The states the breaker {@code name} moves to from now on. */

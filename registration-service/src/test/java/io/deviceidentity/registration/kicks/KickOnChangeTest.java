@@ -15,6 +15,7 @@ import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.Test;
 
+import io.deviceidentity.metrics.PrometheusText;
 import io.deviceidentity.registration.support.FakeEmqx;
 import io.deviceidentity.registration.support.Imports;
 import io.deviceidentity.testsupport.ForeignBcryptHashes;
@@ -46,12 +47,6 @@ class KickOnChangeTest {
     }
 
     /** The value of the first sample whose name and labels start with {@code prefix}. */
-    private static double sample(String scrape, String prefix) {
-        return scrape.lines().filter(line -> line.startsWith(prefix)).findFirst()
-                .map(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
-                .orElseThrow(() -> new AssertionError("no sample " + prefix));
-    }
-
     private static void register(String id, String password, int status) {
         api().body(passwordBody(password)).put(PATH, id).then().statusCode(status);
     }
@@ -113,10 +108,10 @@ class KickOnChangeTest {
         await("EMQX ended the session", () -> !emqx().isConnected(id));
         await("the row is gone", () -> KickRows.pending(id) == 0);
         assertEquals(1, emqx().kicked(id));
-        String scrape = ManagementInterface.given().accept("text/plain").get("/q/metrics").then().statusCode(200).extract().asString();
-        assertTrue(sample(scrape, "identity_registration_kick_failures_total{reason=\"status_other\"") >= 2, scrape);
-        assertTrue(sample(scrape, "identity_registration_kicks_delivered_total{result=\"kicked\"") >= 1, scrape);
-        assertEquals(1.0, sample(scrape, "identity_registration_kicks_enabled"));
+        String scrape = ManagementInterface.metrics();
+        assertTrue(PrometheusText.sum(scrape, "identity_registration_kick_failures_total{reason=\"status_other\"}") >= 2, scrape);
+        assertTrue(PrometheusText.sum(scrape, "identity_registration_kicks_delivered_total{result=\"kicked\"}") >= 1, scrape);
+        assertEquals(1.0, PrometheusText.sum(scrape, "identity_registration_kicks_enabled"));
     }
 
     @Test

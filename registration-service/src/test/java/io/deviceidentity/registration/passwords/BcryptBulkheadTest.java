@@ -15,6 +15,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.deviceidentity.metrics.PrometheusText;
 import io.deviceidentity.overload.BcryptWork;
 import io.deviceidentity.overload.Lane;
 import io.deviceidentity.registration.support.Database;
@@ -69,10 +70,7 @@ class BcryptBulkheadTest {
     /** Waits until the second registration's hash sits in the executor's one queue slot. */
     private void awaitQueued() throws InterruptedException {
         for (int i = 0; i < 100; i++) {
-            String depth = ManagementInterface.given().get("/q/metrics").asString().lines()
-                    .filter(line -> line.startsWith("identity_bcrypt_queue_depth"))
-                    .findFirst().orElse("identity_bcrypt_queue_depth 0");
-            if (Double.parseDouble(depth.substring(depth.lastIndexOf(' ') + 1)) >= 1) {
+            if (PrometheusText.sum(ManagementInterface.metrics(), "identity_bcrypt_queue_depth") >= 1) {
                 return;
             }
             Thread.sleep(100);

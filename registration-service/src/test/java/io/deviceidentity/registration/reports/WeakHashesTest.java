@@ -11,11 +11,10 @@ import io.deviceidentity.testsupport.ManagementInterface;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
+import io.deviceidentity.metrics.PrometheusText;
 import io.deviceidentity.registration.support.Imports;
 import io.deviceidentity.testsupport.ForeignBcryptHashes;
 import io.quarkus.test.junit.QuarkusTest;
@@ -126,9 +125,7 @@ class WeakHashesTest {
     }
 
     private static double written(String operation) {
-        String metrics = ManagementInterface.given().get("/q/metrics").then().statusCode(200).extract().asString();
-        Matcher matcher = Pattern.compile("^identity_registration_weak_hashes_written_total\\{[^}]*operation=\""
-                + operation + "\"[^}]*\\} (\\S+)$", Pattern.MULTILINE).matcher(metrics);
-        return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
+        return PrometheusText.sum(ManagementInterface.metrics(),
+                "identity_registration_weak_hashes_written_total{operation=\"" + operation + "\"}");
     }
 }

@@ -1,4 +1,4 @@
-package io.deviceidentity.loadtest.metrics;
+package io.deviceidentity.metrics;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,8 +9,10 @@ import java.util.Set;
 
 /**
  * Reads the Prometheus text exposition format (what Quarkus/Micrometer serve at {@code /q/metrics}): the one parser
- * of it in the repository (the load generator's scrapes, {@code loadtest metrics} for the scripts). Comments and
- * unreadable lines are skipped; a name that never appears is simply absent from the result.
+ * of it in the repository (the load generator's scrapes, {@code loadtest metrics} for the scripts and
+ * k8s/e2e-checks.sh, the services' tests), so that a renamed metric is changed in one place. Pure JDK, so that the
+ * load generator can carry it without the rest of this module's dependencies. Comments and unreadable lines are
+ * skipped; a name that never appears is simply absent from the result.
  */
 public final class PrometheusText {
 
@@ -48,6 +50,11 @@ public final class PrometheusText {
         return samples(text).stream().filter(selector::matches).mapToDouble(Sample::value).sum();
     }
 
+    /** The same, the selector written as a series ({@link MetricSelector#parse}). */
+    public static double sum(String text, String selector) {
+        return sum(text, MetricSelector.parse(selector));
+    }
+
     /** Every readable sample of the page, in its order (non-finite values, e.g. NaN, are left out). */
     public static List<Sample> samples(String text) {
         List<Sample> samples = new ArrayList<>();
@@ -78,11 +85,28 @@ public final class PrometheusText {
         return samples;
     }
 
+    /** Takes one label of a set: its key, whether it was written {@code =~}, its unescaped value; false refuses it. */
+    interface LabelReader {
+        boolean read(String key, boolean regex, String value);
+    }
+
     /**
      * Reads the label set starting at {@code open} into {@code into}; returns the index just after its closing brace,
      * -1 if it never closes or is not {@code k="v"} pairs.
      */
     static int labels(String text, int open, Map<String, String> into) {
+        // A page writes k="v" only; a =~ there makes the line unreadable.
+        return labels(text, open, (key, regex, value) -> {
+            into.put(key, value);
+            return !regex;
+        });
+    }
+
+    /**
+     * Reads the label set starting at {@code open}, each {@code k="v"} or {@code k=~"v"} handed to {@code reader};
+     * returns the index just after its closing brace, -1 if it never closes, is not such pairs or the reader refuses one.
+     */
+    static int labels(String text, int open, LabelReader reader) {
         int i = open + 1;
         while (i < text.length()) {
             while (i < text.length() && (text.charAt(i) == ',' || Character.isWhitespace(text.charAt(i)))) {
@@ -92,28 +116,37 @@ public final class PrometheusText {
                 return i + 1;
             }
             int eq = text.indexOf('=', i);
-            if (eq < 0 || eq + 1 >= text.length() || text.charAt(eq + 1) != '"') {
+            boolean regex = eq >= 0 && eq + 1 < text.length() && text.charAt(eq + 1) == '~';
+            int quote = regex ? eq + 2 : eq + 1;
+            if (eq < 0 || quote >= text.length() || text.charAt(quote) != '"') {
                 return -1;
             }
-            String key = text.substring(i, eq).strip();
             StringBuilder value = new StringBuilder();
-            int j = eq + 2;
-            for (; j < text.length() && text.charAt(j) != '"'; j++) {
-                char c = text.charAt(j);
-                if (c == '\\' && j + 1 < text.length()) {
-                    char next = text.charAt(++j);
-                    value.append(next == 'n' ? '\n' : next);
-                } else {
-                    value.append(c);
-                }
-            }
-            if (j >= text.length()) {
+            int end = quoted(text, quote, value);
+            if (end < 0 || !reader.read(text.substring(i, eq).strip(), regex, value.toString())) {
                 return -1;
             }
-            into.put(key, value.toString());
-            i = j + 1;
+            i = end;
         }
         return -1;
+    }
+
+    /**
+     * Reads the quoted label value starting at {@code quote} (a {@code "}) into {@code into}, unescaping {@code \\},
+     * {@code \"} and {@code \n}; returns the index just after its closing quote, -1 if it never closes.
+     */
+    static int quoted(String text, int quote, StringBuilder into) {
+        int j = quote + 1;
+        for (; j < text.length() && text.charAt(j) != '"'; j++) {
+            char c = text.charAt(j);
+            if (c == '\\' && j + 1 < text.length()) {
+                char next = text.charAt(++j);
+                into.append(next == 'n' ? '\n' : next);
+            } else {
+                into.append(c);
+            }
+        }
+        return j < text.length() ? j + 1 : -1;
     }
 
     private static Double number(String text) {

@@ -1,7 +1,8 @@
-package io.deviceidentity.loadtest.metrics;
+package io.deviceidentity.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,25 @@ class PrometheusTextTest {
                 "a brace inside a label value");
         assertEquals(2.0, PrometheusText.sum(TEXT, MetricSelector.parse("odd_labels_total{q=\"x\\\"y\"}")),
                 "an escaped quote inside a label value");
+    }
+
+    @Test
+    void aRegexMatcherSumsTheSeriesWhoseWholeLabelValueMatches() {
+        assertEquals(30.0, PrometheusText.sum(TEXT,
+                MetricSelector.parse("identity_bcrypt_duration_seconds_count{outcome=~\"mis.*\"}")));
+        assertEquals(150.0, PrometheusText.sum(TEXT,
+                MetricSelector.parse("identity_bcrypt_duration_seconds_count{impl=\"jbcrypt\",outcome=~\"match|mismatch\"}")));
+        assertEquals(0.0, PrometheusText.sum(TEXT, MetricSelector.parse("identity_bcrypt_duration_seconds_count{outcome=~\"mis\"}")),
+                "anchored at both ends, as PromQL's =~");
+        assertEquals(0.0, PrometheusText.sum(TEXT, MetricSelector.parse("identity_bcrypt_duration_seconds_count{absent=~\".+\"}")),
+                "a label the series does not carry never matches");
+    }
+
+    @Test
+    void aMalformedSelectorIsRefused() {
+        for (String bad : List.of("identity authn", "x{result=allow}", "x{result=~\"(\"}", "x{result=\"a\"")) {
+            assertThrows(IllegalArgumentException.class, () -> MetricSelector.parse(bad), bad);
+        }
     }
 
     @Test
