@@ -91,7 +91,7 @@ class NettySslSubstitutionsTest {
     }
 
     /** The originals the {@link Substitute} methods of these substitution classes replace. */
-    private static List<Executable> substitutedOriginals(List<Class<?>> substitutions) throws Exception {
+    private static List<Executable> substitutedOriginals(List<Class<?>> substitutions) {
         List<Executable> originals = new ArrayList<>();
         for (Class<?> substitution : substitutions) {
             if (!SslContext.class.getName().equals(targetName(substitution))) {
@@ -99,7 +99,11 @@ class NettySslSubstitutionsTest {
             }
             for (Method method : substitution.getDeclaredMethods()) {
                 if (method.isAnnotationPresent(Substitute.class)) {
-                    originals.add(original(method, SslContext.class));
+                    try {
+                        originals.add(original(method, SslContext.class));
+                    } catch (NoSuchMethodException stale) {
+                        // Substitutes nothing in this Netty: everyMemberSubstitutedOrAliasedHere... reports it.
+                    }
                 }
             }
         }
