@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 MVN ?= mvn -B
 
-.PHONY: up restart down status install-deps test test-busy test-db-up test-db-down native-sources native native-test
+.PHONY: up restart down status install-deps test test-busy test-db-up test-db-down native-sources native-analysis native native-test
 
 comma := ,
 space := $(subst ,, )
@@ -43,11 +43,13 @@ TEST_STACK := PG_PORT=$(TEST_PG_PORT) PGBOUNCER_PORT=$(TEST_PGBOUNCER_PORT) scri
 TEST_DB_CA = -Dtest.db.ca="$$($(TEST_STACK) db-ca test)"
 
 ## test: start the test PostgreSQL + PgBouncer, run every module's tests against them (unit, @QuarkusTest, and the
-## @QuarkusIntegrationTest suites against the packaged JARs), then the native-sources build of the services
+## @QuarkusIntegrationTest suites against the packaged JARs), then the native-sources build and the native analysis
+## of the services
 test: install-deps
 	$(TEST_STACK) db-up test
 	$(MVN) verify -Dtest.pg.port=$(TEST_PG_PORT) -Dtest.pgbouncer.port=$(TEST_PGBOUNCER_PORT) $(TEST_DB_CA)
 	$(MAKE) --no-print-directory native-sources
+	$(MAKE) --no-print-directory native-analysis
 
 ## test-busy: the identity-core and auth-service suites while stress-ng keeps every core busy: no verdict may depend
 ## on a quiet machine. stress-ng is stopped afterwards, also when a test fails (scripts/test-busy.sh)
@@ -64,6 +66,15 @@ SERVICES := $(filter auth-service registration-service,$(shell sed -n 's:.*<modu
 native-sources:
 	$(MVN) package -DskipTests -pl $(subst $(space),$(comma),$(SERVICES)) -am \
 	  -Dquarkus.native.enabled=true -Dquarkus.native.sources-only=true -Dquarkus.package.jar.enabled=false
+
+## native-analysis: GraalVM's points-to analysis and image-heap scan of each service, from its native-sources, with
+## the builder from Maven Central on the machine's Temurin 25 (scripts/native-image.sh, docs/native.md): every
+## error a full native build reports at analysis time (a random generator or thread in the image heap, a class that
+## does not link, an unsupported feature reached), in about half a full build's time. One service at a time: each
+## takes up to ~4.7 GB of memory. Needs `native-sources` first (`make test` runs both).
+native-analysis:
+	native/c/test.sh
+	$(foreach service,$(SERVICES),scripts/native-image.sh analyse $(service) && ) true
 
 ## native: native executables of the services, compiled inside the Mandrel builder image (needs Docker or Podman)
 native:

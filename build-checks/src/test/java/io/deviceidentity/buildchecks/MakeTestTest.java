@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * `make test` (and so .ci/run and ci.yml) ends with the native-sources build of every Quarkus service in the root
- * pom, after the tests, so that native build-time problems fail CI on machines without GraalVM. Read from
+ * pom, after the tests, and GraalVM's analysis of each, so that native build-time problems fail CI on machines
+ * without GraalVM or Docker. Read from
  * `make -n test`, i.e. the commands make would really run.
  */
 class MakeTestTest {
@@ -30,6 +31,18 @@ class MakeTestTest {
         assertTrue(build.contains("-Dquarkus.package.jar.enabled=false"), build);
         String modules = build.replaceAll(".*-pl (\\S+).*", "$1");
         assertEquals(Repo.quarkusServices(), Arrays.asList(modules.split(",")), build);
+    }
+
+    @Test
+    void makeTestRunsTheNativeAnalysisOfEveryQuarkusServiceAfterTheNativeSources() throws Exception {
+        List<String> commands = dryRun("test");
+        int nativeSources = indexOf(commands, "-Dquarkus.native.sources-only=true");
+        int analysis = indexOf(commands, "scripts/native-image.sh analyse");
+        assertTrue(nativeSources >= 0 && analysis > nativeSources, "make -n test: " + commands);
+        for (String service : Repo.quarkusServices()) {
+            assertTrue(commands.get(analysis).contains("scripts/native-image.sh analyse " + service + " "),
+                    commands.get(analysis));
+        }
     }
 
     @Test
