@@ -24,7 +24,10 @@ import java.util.function.LongSupplier;
  * {@link #ACQUIRING_STALL_NANOS}: the pool validates a connection idle for a second with a round trip through
  * PgBouncer, which waits on a database that does not answer as a statement does, but it also opens connections when a
  * burst grows it (a TLS handshake and a SCRAM exchange each, hundreds of milliseconds on a busy CPU), which is this
- * service's work;</li>
+ * service's work. A pool that already holds every connection it may open ({@link PooledConnections#opensNoConnection})
+ * opens none: a step waiting on it counts after {@link #STALL_NANOS}, as a statement does. That is the failover's
+ * case: PgBouncer's connections to the lost primary are gone, the pool's connections to PgBouncer are not, and
+ * each one idle for a second is validated through PgBouncer, which holds the check until a server answers;</li>
  * <li>or a request step that reached the database failed as unavailable, and no step has succeeded since while another
  * thread of the lane was idle: the requests refused while the lane drains the backlog the outage built (every device
  * retrying at once), and those refused while a read to a standby succeeds beside reads hanging on the primary, are
@@ -68,9 +71,12 @@ final class DatabaseAttribution implements Attribution {
         STEP_OF.set(this);
     }
 
-    /** The step running on this thread (if a database lane's) asks the pool for a connection. */
-    static void connectionWanted() {
-        mark(ACQUIRING_STALL_NANOS - STALL_NANOS);
+    /**
+     * The step running on this thread (if a database lane's) asks the pool for a connection; {@code poolFull}: the
+     * pool opens none for it, so the wait is on the database (validation) or on another holder.
+     */
+    static void connectionWanted(boolean poolFull) {
+        mark(poolFull ? 0 : ACQUIRING_STALL_NANOS - STALL_NANOS);
     }
 
     /** The step running on this thread (if a database lane's) has its connection: its statements wait from now on. */

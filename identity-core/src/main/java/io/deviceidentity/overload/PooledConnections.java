@@ -6,6 +6,9 @@ import java.util.Locale;
 
 import javax.sql.DataSource;
 
+import io.agroal.api.AgroalDataSource;
+import io.agroal.api.AgroalDataSourceMetrics;
+
 /**
  * Takes a connection from a service's bounded pool. When none becomes free within the pool's acquisition timeout
  * (Agroal: "Sorry, acquisition timeout!" while every connection is lent out, "Acquisition timeout while waiting for
@@ -25,7 +28,7 @@ public final class PooledConnections {
 
     public static Connection take(DataSource pool) throws SQLException {
         try {
-            DatabaseAttribution.connectionWanted();
+            DatabaseAttribution.connectionWanted(opensNoConnection(pool));
             Connection connection = pool.getConnection();
             DatabaseAttribution.connectionTaken();
             return connection;
@@ -38,6 +41,21 @@ public final class PooledConnections {
             }
             throw failure;
         }
+    }
+
+    /**
+     * Whether {@code pool} holds every connection it may open (Agroal's counts: opened minus closed, against its
+     * maximum), so that a wait for one cannot be spent opening a new one: it is spent validating an idle connection
+     * (a round trip through PgBouncer, which waits on the database as a statement does) or waiting for a holder. False
+     * for any other pool, and when the pool keeps no metrics (its counts are then zero).
+     */
+    public static boolean opensNoConnection(DataSource pool) {
+        if (!(pool instanceof AgroalDataSource agroal)) {
+            return false;
+        }
+        AgroalDataSourceMetrics metrics = agroal.getMetrics();
+        return metrics.creationCount() - metrics.destroyCount()
+                >= agroal.getConfiguration().connectionPoolConfiguration().maxSize();
     }
 
     static boolean isAcquisitionTimeout(SQLException failure) {

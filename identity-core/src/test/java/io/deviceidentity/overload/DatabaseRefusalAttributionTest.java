@@ -161,9 +161,35 @@ class DatabaseRefusalAttributionTest {
         assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS));
     }
 
-    /** A step that waits for its pooled connection until released. */
+    @Test
+    void stepsWaitingOnAPoolThatOpensNoMoreConnectionsCountAsHeldByTheDatabaseAfterAStall() throws Exception {
+        // Every connection open: the pool validates an idle one through PgBouncer, which holds the check while the
+        // primary is gone, as it would hold a statement.
+        Lane full = lanes.start(2, Duration.ZERO, 0, 0, lanes.now::get);
+        CountDownLatch bothRunning = new CountDownLatch(2);
+        CompletableFuture<Boolean> first = full.run(DatabaseLanes.far(), () -> waitingOnAFullPool(bothRunning));
+        CompletableFuture<Boolean> second = full.run(DatabaseLanes.far(), () -> waitingOnAFullPool(bothRunning));
+        assertTrue(bothRunning.await(5, TimeUnit.SECONDS));
+
+        lanes.now.addAndGet(DatabaseAttribution.STALL_NANOS - 1);
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(full.run(DatabaseLanes.far(), () -> 1)));
+        lanes.now.addAndGet(1);
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(full.run(DatabaseLanes.far(), () -> 1)),
+                "no connection being opened: the wait is the database's from the first stall on");
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, full.expired().reason());
+        lanes.release.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS));
+    }
+
+    /** A step that waits for its pooled connection, from a pool still opening connections, until released. */
     private boolean waitingForConnection(CountDownLatch running) {
-        DatabaseAttribution.connectionWanted();
+        DatabaseAttribution.connectionWanted(false);
+        return lanes.hold(running);
+    }
+
+    /** A step that waits for its pooled connection, from a pool with every connection open, until released. */
+    private boolean waitingOnAFullPool(CountDownLatch running) {
+        DatabaseAttribution.connectionWanted(true);
         return lanes.hold(running);
     }
 

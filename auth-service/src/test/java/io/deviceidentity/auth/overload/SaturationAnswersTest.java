@@ -30,6 +30,7 @@ import io.deviceidentity.credentials.CredentialFinder;
 import io.deviceidentity.overload.BcryptWork;
 import io.deviceidentity.overload.DatabaseWork;
 import io.deviceidentity.overload.Lane;
+import io.deviceidentity.overload.PooledConnections;
 import io.deviceidentity.overload.ServiceUnavailableException;
 import io.deviceidentity.overload.UnavailableReason;
 import io.deviceidentity.testsupport.WarmPool;
@@ -220,6 +221,14 @@ class SaturationAnswersTest {
             assertEquals(200, read.statusCode(), read.asString());
             assertEquals("deny", read.jsonPath().getString("result"));
         }
+    }
+
+    @Test
+    void thePoolWithEveryConnectionOpenIsSeenToOpenNoMore() {
+        // What tells a wait on the database (validating an idle connection through PgBouncer) from a pool opening
+        // connections for a burst: the configured pool must keep the counts it rests on.
+        assertTrue(PooledConnections.opensNoConnection(pool),
+                "every connection is open, yet the pool's counts do not say so (are its metrics off?)");
     }
 
     @Test
