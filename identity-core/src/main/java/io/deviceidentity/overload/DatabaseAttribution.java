@@ -28,7 +28,9 @@ import java.util.function.LongSupplier;
  * opens none: a step waiting on it counts after {@link #STALL_NANOS}, as a statement does. That is the failover's
  * case: PgBouncer's connections to the lost primary are gone, the pool's connections to PgBouncer are not, and
  * each one idle for a second is validated through PgBouncer, which holds the check until a server answers;</li>
- * <li>or a request step that reached the database failed as unavailable, and no step has succeeded since while another
+ * <li>or a request step that reached the database failed as unavailable (its own call running out the guard's time
+ * while it waited on the database counts too: the validation or statement the JDBC socket timeout cut off, plus the
+ * wait for the pool, can outlast that time), and no step has succeeded since while another
  * thread of the lane was idle: the requests refused while the lane drains the backlog the outage built (every device
  * retrying at once), and those refused while a read to a standby succeeds beside reads hanging on the primary, are
  * the outage's, not a sign that this service is too small.</li>
@@ -100,6 +102,7 @@ final class DatabaseAttribution implements Attribution {
 
     @Override
     public Throwable failed(Throwable thrown, boolean forRequest) {
+        boolean heldByTheDatabase = forRequest && heldByTheDatabase();
         if (forRequest) {
             finished();
         }
@@ -107,11 +110,23 @@ final class DatabaseAttribution implements Attribution {
             return thrown;
         }
         RuntimeException failure = BackendFailures.classify(thrown);
-        if (forRequest && failure instanceof ServiceUnavailableException unavailable
-                && unavailable.reason() == UnavailableReason.BACKEND_UNAVAILABLE) {
-            databaseFailing = true;
+        if (forRequest && failure instanceof ServiceUnavailableException unavailable) {
+            if (unavailable.reason() == UnavailableReason.DEADLINE && heldByTheDatabase) {
+                // The step's own call ran out its time (the guard's timeout) while waiting on the database: a
+                // validation or a statement the database never answered, not a request this service was slow to take.
+                failure = databaseDown();
+            }
+            if (((ServiceUnavailableException) failure).reason() == UnavailableReason.BACKEND_UNAVAILABLE) {
+                databaseFailing = true;
+            }
         }
         return failure;
+    }
+
+    /** Whether the step on this thread has waited on the database for a stall or longer (see {@link #mark}). */
+    private boolean heldByTheDatabase() {
+        Long since = runningSince.get(Thread.currentThread());
+        return since != null && clock.getAsLong() - since >= STALL_NANOS;
     }
 
     @Override

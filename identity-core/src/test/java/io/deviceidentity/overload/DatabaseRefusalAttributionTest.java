@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -179,6 +180,38 @@ class DatabaseRefusalAttributionTest {
         assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, full.expired().reason());
         lanes.release.countDown();
         assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aCallThatRanOutItsTimeWaitingOnTheDatabaseNamesTheDatabaseAndOneThatDidNotWaitIsADeadline() {
+        Lane timed = lanes.start(2, Duration.ZERO, 0, 0, lanes.now::get);
+        assertEquals(UnavailableReason.DEADLINE, reasonOf(timed.run(DatabaseLanes.far(), () -> {
+            DatabaseAttribution.connectionTaken();
+            throw new TimeoutException("the guard's timeout");
+        })), "a call that timed out without a stall on the database: the request's time was spent elsewhere");
+
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(timed.run(DatabaseLanes.far(), () -> {
+            DatabaseAttribution.connectionTaken();
+            lanes.now.addAndGet(DatabaseAttribution.STALL_NANOS);
+            throw new TimeoutException("the guard's timeout");
+        })), "its statement (or the validation of its connection) never answered: the database's doing");
+        CountDownLatch bothRunning = new CountDownLatch(2);
+        CompletableFuture<Boolean> first = timed.run(DatabaseLanes.far(), () -> lanes.hold(bothRunning));
+        CompletableFuture<Boolean> second = timed.run(DatabaseLanes.far(), () -> lanes.hold(bothRunning));
+        assertTrue(awaitQuietly(bothRunning));
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(timed.run(DatabaseLanes.far(), () -> 1)),
+                "and the lane now knows the database is failing");
+        lanes.release.countDown();
+        assertTrue(first.join() && second.join());
+    }
+
+    private static boolean awaitQuietly(CountDownLatch latch) {
+        try {
+            return latch.await(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** A step that waits for its pooled connection, from a pool still opening connections, until released. */
