@@ -1,5 +1,7 @@
 package io.deviceidentity.overload;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * Whose fault a lane's refusals and failures are told to be. The bcrypt lane tells them as they are; the database
  * lane tells them as the database's while the database holds or fails its steps ({@link DatabaseAttribution}).
@@ -32,8 +34,16 @@ interface Attribution {
         }
     };
 
-    /** What the caller of a refused or skipped step is told instead of {@code refusal}. */
+    /** What the caller of a refused or skipped step is told instead of {@code refusal}, now. */
     ServiceUnavailableException told(ServiceUnavailableException refusal);
+
+    /**
+     * The refusal as the caller's future: failed with {@link #told} now, or (the database lane) a moment later, once
+     * its cause is clear.
+     */
+    default <T> CompletableFuture<T> tell(ServiceUnavailableException refusal) {
+        return CompletableFuture.failedFuture(told(refusal));
+    }
 
     /** What a request whose deadline passed before its decision is told. */
     ServiceUnavailableException expired();

@@ -1,6 +1,8 @@
 package io.deviceidentity.overload;
 
+import java.util.Arrays;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -35,17 +37,27 @@ import java.util.function.LongSupplier;
  * retrying at once), and those refused while a read to a standby succeeds beside reads hanging on the primary, are
  * the outage's, not a sign that this service is too small.</li>
  * </ul>
+ *
+ * <p>A refusal is told at once, except in the moment between the two: when the steps that would make the lane the
+ * database's have each waited on it {@link #UNCLEAR_FROM_NANOS} or longer (twenty times a read) but not yet a stall.
+ * A database that just went silent looks like that for its first tenth of a second, and so does one that is slow for
+ * a moment. That refusal is answered once the steps have waited a stall (at most 80 ms later, by {@link Later}), as
+ * the database's if they are still waiting then, as it was refused otherwise.
  */
 final class DatabaseAttribution implements Attribution {
 
     /** How long a step must have waited on the database to count as held by it. */
     static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
+    /** From how long a wait on the database a refusal's cause is unclear until the wait reaches a stall. */
+    static final long UNCLEAR_FROM_NANOS = STALL_NANOS / 5;
+
     /** How long a step must have waited for its pooled connection to count as held by the database. */
     static final long ACQUIRING_STALL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final int threads;
     private final LongSupplier clock;
+    private final Later later;
     /** The database lane whose request step runs on this thread, while it runs. */
     private static final ThreadLocal<DatabaseAttribution> STEP_OF = new ThreadLocal<>();
 
@@ -53,9 +65,24 @@ final class DatabaseAttribution implements Attribution {
     private final Map<Thread, Long> runningSince = new ConcurrentHashMap<>();
     private volatile boolean databaseFailing;
 
-    DatabaseAttribution(int threads, LongSupplier clock) {
+    DatabaseAttribution(int threads, LongSupplier clock, Later later) {
         this.threads = threads;
         this.clock = clock;
+        this.later = later;
+    }
+
+    @Override
+    public <T> CompletableFuture<T> tell(ServiceUnavailableException refusal) {
+        long waited = databaseFailing ? STALL_NANOS : deciding();
+        if (waited >= STALL_NANOS) {
+            return CompletableFuture.failedFuture(databaseDown());
+        }
+        if (waited < UNCLEAR_FROM_NANOS) {
+            return CompletableFuture.failedFuture(refusal);
+        }
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        later.after(STALL_NANOS - waited, () -> answer.completeExceptionally(told(refusal)));
+        return answer;
     }
 
     @Override
@@ -143,17 +170,29 @@ final class DatabaseAttribution implements Attribution {
     }
 
     private boolean databaseAtFault() {
-        if (databaseFailing) {
-            return true;
-        }
+        return databaseFailing || deciding() >= STALL_NANOS;
+    }
+
+    /**
+     * How long the step that decides the lane has waited on the database: the shortest wait among the longest
+     * waiting more than half of the threads (negative or none: fewer than that many steps are waiting on it).
+     */
+    private long deciding() {
+        int needed = threads / 2 + 1;
         long now = clock.getAsLong();
-        int held = 0;
+        long[] waits = new long[threads + 1];
+        int n = 0;
         for (long since : runningSince.values()) {
-            if (now - since >= STALL_NANOS) {
-                held++;
+            if (n == waits.length) {
+                break;
             }
+            waits[n++] = now - since;
         }
-        return held * 2 > threads;
+        if (n < needed) {
+            return Long.MIN_VALUE;
+        }
+        Arrays.sort(waits, 0, n);
+        return waits[n - needed];
     }
 
     static ServiceUnavailableException databaseDown() {

@@ -11,11 +11,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * Completes work with {@code deadline} the moment its request's deadline passes, whatever the work is still doing,
- * so that no answer outlives its caller. One thread of its own (not the JDK's shared delayer), carrying the
+ * so that no answer outlives its caller; and answers the database lane's refusals whose cause is not yet clear
+ * ({@link Later}). One thread of its own (not the JDK's shared delayer), carrying the
  * application's class loader, because the answer is written from it.
  */
 @ApplicationScoped
-public class DeadlineTimer {
+public class DeadlineTimer implements Later {
 
     private final ScheduledThreadPoolExecutor timer;
 
@@ -52,6 +53,12 @@ public class DeadlineTimer {
             }
         });
         return answer;
+    }
+
+    /** Runs {@code task} on this timer's thread {@code nanos} from now. */
+    @Override
+    public void after(long nanos, Runnable task) {
+        timer.schedule(task, Math.max(1, nanos), TimeUnit.NANOSECONDS);
     }
 
     /** Timers scheduled and not yet fired or cancelled (for tests). */

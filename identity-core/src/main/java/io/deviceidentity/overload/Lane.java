@@ -121,7 +121,7 @@ public final class Lane {
 
     private <T> CompletableFuture<T> refused(Share share, Refusal refusal) {
         listener.refused(share, refusal);
-        return CompletableFuture.failedFuture(attribution.told(settings.refusal(refusal)));
+        return attribution.tell(settings.refusal(refusal));
     }
 
     /**

@@ -69,7 +69,8 @@ final class LaneThreads {
                 // Nobody will read this answer, or its promise was broken: skipped without running.
                 occupancy.finished(ticks, clock.getAsLong());
                 listener.refused(share, refusal);
-                result.completeExceptionally(attribution.told(settings.refusal(refusal)));
+                attribution.tell(settings.refusal(refusal))
+                        .whenComplete((never, told) -> result.completeExceptionally(told));
                 return;
             }
         }

@@ -65,11 +65,11 @@ public class Lanes {
     @Singleton
     @Startup
     @DatabaseWork
-    Lane databaseLane(OverloadConfig config, MeterRegistry registry,
+    Lane databaseLane(OverloadConfig config, MeterRegistry registry, DeadlineTimer deadlineTimer,
             @ConfigProperty(name = "quarkus.datasource.jdbc.max-size", defaultValue = "20") int poolMaxSize) {
         OverloadConfig.Database database = config.database();
         return database(database.concurrency().orElse(poolMaxSize), database.maxWait(), database.queue(),
-                database.reservedForKnown(), System::nanoTime, registry);
+                database.reservedForKnown(), System::nanoTime, deadlineTimer, registry);
     }
 
     void stopBcrypt(@Disposes @BcryptWork Lane lane) {
@@ -127,10 +127,11 @@ public class Lanes {
 
     /**
      * The database lane: {@code maxWait} {@code 0s} means no queue (every thread busy: refused at once);
-     * {@code reservedForKnown} the part of the threads only {@link Share#KNOWN} work may use.
+     * {@code reservedForKnown} the part of the threads only {@link Share#KNOWN} work may use; {@code later} answers the
+     * refusals whose cause is not yet clear ({@link DatabaseAttribution}).
      */
     public static Lane database(int concurrency, Duration maxWait, int queue, double reservedForKnown,
-            LongSupplier clock, MeterRegistry registry) {
+            LongSupplier clock, Later later, MeterRegistry registry) {
         long maxWaitNanos = maxWait.toNanos();
         int queueCap = maxWaitNanos > 0 ? Math.max(0, queue) : 0;
         // Validated first: the partitions name the setting a wrong fraction comes from.
@@ -142,7 +143,7 @@ public class Lanes {
         WaitingTimeRule.Settings rule = new WaitingTimeRule.Settings(concurrency, queueCap,
                 WaitingTimeRule.Estimate.MEAN_RELEASE, false, true, INITIAL_STEP_NANOS);
         Lane lane = lane(settings, rule, ControlledDelay.fixed(maxWaitNanos), stepTime, partitions,
-                DatabaseMeters.register(registry), new DatabaseAttribution(Math.max(1, concurrency), clock), clock);
+                DatabaseMeters.register(registry), new DatabaseAttribution(Math.max(1, concurrency), clock, later), clock);
         DatabaseMeters.watch(registry, lane);
         LOG.infof("database lane: %d threads (%d reserved for known devices), waiting at most %d ms (at most %d"
                 + " waiting)", concurrency, partitions.reserved(), TimeUnit.NANOSECONDS.toMillis(maxWaitNanos),

@@ -24,6 +24,9 @@ final class DatabaseLanes implements AutoCloseable {
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final CountDownLatch release = new CountDownLatch(1);
     final AtomicLong now = new AtomicLong();
+    /** The refusals answered later ({@link Later}), in order, until {@link #runLater}; immediately unless asked. */
+    private final List<Runnable> later = new ArrayList<>();
+    private volatile boolean keepLater;
     private final List<Lane> lanes = new ArrayList<>();
 
     /** Without a queue: all threads busy means refused at once. */
@@ -37,9 +40,35 @@ final class DatabaseLanes implements AutoCloseable {
     }
 
     Lane start(int concurrency, Duration maxWait, int queue, double reservedForKnown, LongSupplier clock) {
-        Lane lane = Lanes.database(concurrency, maxWait, queue, reservedForKnown, clock, registry);
+        Lane lane = Lanes.database(concurrency, maxWait, queue, reservedForKnown, clock, this::after, registry);
         lanes.add(lane);
         return lane;
+    }
+
+    private void after(long nanos, Runnable task) {
+        if (!keepLater) {
+            task.run();
+            return;
+        }
+        synchronized (later) {
+            later.add(task);
+        }
+    }
+
+    /** From now on, refusals answered later wait for {@link #runLater} (the test moves its clock meanwhile). */
+    void keepLater() {
+        keepLater = true;
+    }
+
+    /** Runs the refusals kept for later; returns how many there were. */
+    int runLater() {
+        List<Runnable> due;
+        synchronized (later) {
+            due = new ArrayList<>(later);
+            later.clear();
+        }
+        due.forEach(Runnable::run);
+        return due.size();
     }
 
     /** Takes the lane's only thread until {@link #release}; returns once the step is running. */

@@ -214,6 +214,59 @@ class DatabaseRefusalAttributionTest {
         }
     }
 
+    @Test
+    void aRefusalWhileTheStepsHaveWaitedFarLongerThanAReadButLessThanAStallIsAnsweredOnceItsCauseIsClear()
+            throws Exception {
+        lanes.keepLater();
+        Lane silent = lanes.start(2, Duration.ZERO, 0, 0, lanes.now::get);
+        CountDownLatch bothRunning = new CountDownLatch(2);
+        CompletableFuture<Boolean> first = silent.run(DatabaseLanes.far(), () -> withConnection(bothRunning));
+        CompletableFuture<Boolean> second = silent.run(DatabaseLanes.far(), () -> withConnection(bothRunning));
+        assertTrue(bothRunning.await(5, TimeUnit.SECONDS));
+
+        lanes.now.addAndGet(DatabaseAttribution.UNCLEAR_FROM_NANOS - 1);
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(silent.run(DatabaseLanes.far(), () -> 1)),
+                "steps that have waited about as long as reads take: this service's overload, told at once");
+        lanes.now.addAndGet(1);
+        CompletableFuture<Integer> unclear = silent.run(DatabaseLanes.far(), () -> 1);
+        assertFalse(unclear.isDone(), "a database gone silent looks like this for its first tenth of a second");
+        assertEquals(2.0, lanes.refused("known", null), "the unclear refusal is counted at once, like the first");
+
+        lanes.now.addAndGet(DatabaseAttribution.STALL_NANOS - DatabaseAttribution.UNCLEAR_FROM_NANOS);
+        assertEquals(1, lanes.runLater());
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(unclear),
+                "the same steps still waiting a stall later: the database's doing");
+        lanes.release.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aRefusalWhoseStepsFinishBeforeTheyHaveWaitedAStallIsThisServicesOverload() throws Exception {
+        lanes.keepLater();
+        Lane slow = lanes.start(2, Duration.ZERO, 0, 0, lanes.now::get);
+        CountDownLatch bothRunning = new CountDownLatch(2);
+        CountDownLatch answered = new CountDownLatch(1);
+        CompletableFuture<Boolean> first = slow.run(DatabaseLanes.far(), () -> withConnectionUntil(bothRunning, answered));
+        CompletableFuture<Boolean> second = slow.run(DatabaseLanes.far(), () -> withConnectionUntil(bothRunning, answered));
+        assertTrue(bothRunning.await(5, TimeUnit.SECONDS));
+        lanes.now.addAndGet(DatabaseAttribution.STALL_NANOS / 2);
+        CompletableFuture<Integer> unclear = slow.run(DatabaseLanes.far(), () -> 1);
+        assertFalse(unclear.isDone());
+
+        answered.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS));
+        lanes.now.addAndGet(DatabaseAttribution.STALL_NANOS / 2);
+        assertEquals(1, lanes.runLater());
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(unclear),
+                "the database answered them within a stall: slow for a moment, not gone");
+    }
+
+    /** A step that has its pooled connection and waits on the database until {@code done}. */
+    private static boolean withConnectionUntil(CountDownLatch running, CountDownLatch done) {
+        DatabaseAttribution.connectionTaken();
+        return DatabaseLanes.holdUntil(running, done);
+    }
+
     /** A step that waits for its pooled connection, from a pool still opening connections, until released. */
     private boolean waitingForConnection(CountDownLatch running) {
         DatabaseAttribution.connectionWanted(false);
