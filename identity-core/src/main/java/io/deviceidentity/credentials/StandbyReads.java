@@ -12,6 +12,7 @@ import java.util.function.LongSupplier;
 import javax.sql.DataSource;
 
 import io.deviceidentity.metrics.MetricNames;
+import io.deviceidentity.overload.PooledConnections;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -109,7 +110,9 @@ public class StandbyReads {
             unreachable.increment();
             return Optional.empty();
         }
-        try (Connection connection = standby.getConnection()) {
+        // Taken like the primary's connections: a database thread waiting on the standby waits on the database, and
+        // the database lane counts it so (a refusal meanwhile names the database once such waits hold the lane).
+        try (Connection connection = PooledConnections.take(standby)) {
             boolean caughtUp = caughtUp(connection);
             failed = false;
             if (!caughtUp) {

@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import io.deviceidentity.credentials.StandbyReads;
+
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -265,6 +267,28 @@ class DatabaseRefusalAttributionTest {
     private static boolean withConnectionUntil(CountDownLatch running, CountDownLatch done) {
         DatabaseAttribution.connectionTaken();
         return DatabaseLanes.holdUntil(running, done);
+    }
+
+    @Test
+    void stepsWaitingOnTheStandbyCountAsWaitingOnTheDatabase() throws Exception {
+        CountDownLatch asked = new CountDownLatch(2);
+        DataSource silentStandby = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
+                    asked.countDown();
+                    lanes.release.await(10, TimeUnit.SECONDS);
+                    throw new SQLException("the standby went away", "08006");
+                });
+        StandbyReads standby = new StandbyReads(silentStandby, lanes.registry);
+        Lane reads = lanes.start(2, Duration.ZERO, 0, 0, lanes.now::get);
+        CompletableFuture<Boolean> first = reads.run(DatabaseLanes.far(), () -> standby.find(null, "d", false).isEmpty());
+        CompletableFuture<Boolean> second = reads.run(DatabaseLanes.far(), () -> standby.find(null, "d", false).isEmpty());
+        assertTrue(asked.await(5, TimeUnit.SECONDS));
+
+        lanes.now.addAndGet(DatabaseAttribution.ACQUIRING_STALL_NANOS);
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(reads.run(DatabaseLanes.far(), () -> 1)),
+                "both threads wait on the standby: on the database, not on this service");
+        lanes.release.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS), "both fell back to the primary");
     }
 
     /** A step that waits for its pooled connection, from a pool still opening connections, until released. */
