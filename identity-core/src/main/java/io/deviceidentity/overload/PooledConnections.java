@@ -8,6 +8,7 @@ import javax.sql.DataSource;
 
 import io.agroal.api.AgroalDataSource;
 import io.agroal.api.AgroalDataSourceMetrics;
+import io.agroal.api.configuration.AgroalConnectionPoolConfiguration;
 
 /**
  * Takes a connection from a service's bounded pool. When none becomes free within the pool's acquisition timeout
@@ -44,18 +45,23 @@ public final class PooledConnections {
     }
 
     /**
-     * Whether {@code pool} holds every connection it may open (Agroal's counts: opened minus closed, against its
-     * maximum), so that a wait for one cannot be spent opening a new one: it is spent validating an idle connection
-     * (a round trip through PgBouncer, which waits on the database as a statement does) or waiting for a holder. False
-     * for any other pool, and when the pool keeps no metrics (its counts are then zero).
+     * Whether {@code pool} opens no connection for a burst: it holds every connection it may (Agroal's counts: opened
+     * minus closed, against its maximum), or it is kept at its maximum ({@code min-size} = {@code max-size}) and opens
+     * one only to replace one it lost, which the database path (the database, PgBouncer) caused. A wait for a
+     * connection is then spent validating an idle one (a round trip through PgBouncer, which waits on the database as
+     * a statement does), reopening a lost one, or waiting for a holder. False for any other pool, and for a growing
+     * pool that keeps no metrics (its counts are then zero).
      */
     public static boolean opensNoConnection(DataSource pool) {
         if (!(pool instanceof AgroalDataSource agroal)) {
             return false;
         }
+        AgroalConnectionPoolConfiguration configuration = agroal.getConfiguration().connectionPoolConfiguration();
+        if (configuration.minSize() >= configuration.maxSize()) {
+            return true;
+        }
         AgroalDataSourceMetrics metrics = agroal.getMetrics();
-        return metrics.creationCount() - metrics.destroyCount()
-                >= agroal.getConfiguration().connectionPoolConfiguration().maxSize();
+        return metrics.creationCount() - metrics.destroyCount() >= configuration.maxSize();
     }
 
     static boolean isAcquisitionTimeout(SQLException failure) {
