@@ -16,7 +16,9 @@
 # so the bcrypt threads still follow the pod size; a sub-core size is then NOT measured as a pod, and the output says so.
 #
 # Also here: the pod-size table (BENCH_AUTH_CPU), the incident replay (two 0.25-vCPU replicas behind one EMQX pool)
-# and the cold replica (a third one started in the middle of the storm). Uses bench.sh's log, die, loadtest, figure,
+# and the cold replica (a third one started in the middle of the storm), all served over HTTPS and called as EMQX
+# calls them (BENCH_POD_TLS); the pod-size table's late windows, CPU per refused answer and, with BENCH_JFR=1, a
+# profile of each storm's late window. Uses bench.sh's log, die, loadtest, figure,
 # seed, warm_up, devices_for, COMMON_NO_URL, the PROTECTED/UNPROTECTED settings and the stack's directories. What is
 # computed (quotas, CPUs, capacities, throttling) the load generator computes: loadtest bench <figure>.
 
@@ -107,7 +109,7 @@ pod_shape() { figure pod --cpu "$1" --cpus "$BENCH_AUTH_CPUS" --machine-cpus "$(
 launch_pod() {
   local slot=$1 port=$2 cpu=$3 name=$4
   shift 4
-  local pid_file cg pin threads subcore jvm_cpus=() jit=()
+  local pid_file cg pin threads subcore jvm_cpus=() jit=() jfr=()
   pid_file=$(pid_file_of "$slot")
   stop_pod "$slot"
   ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null \
@@ -117,6 +119,11 @@ launch_pod() {
   cg=$POD_CGROUP_DIR
   read -r threads pin subcore < <(pod_shape "$cpu")
   [[ -z "$cg" ]] && jvm_cpus=("-XX:ActiveProcessorCount=$threads")
+  POD_SCHEME[$port]=http
+  [[ " $* ${BENCH_AUTH_ENV:-} " == *" IDENTITY_TLS_ENABLED=true "* ]] && POD_SCHEME[$port]=https
+  # BENCH_JFR=1: the pod-size table's JVMs record from their start (held in JFR's repository, nothing written at
+  # exit); each point dumps its late window into its own directory (pod_jfr_top).
+  [[ "$BENCH_JFR" == 1 && "$name" == pod-* ]] && jfr=(-XX:StartFlightRecording=name=bench,settings=profile)
   # Below one CPU the chart runs a JVM image with C1 alone (authService.jvm.c1BelowOneCpu); the bench does the same.
   if [[ "$BENCH_SUBCORE_JIT" == c1 && "$subcore" == 1 ]]; then jit=(-XX:TieredStopAtLevel=1); fi
   log "starting auth-service $slot ($name) on 127.0.0.1:$port: pod of $cpu vCPU (${cg:-no cgroup: taskset only}), CPU $pin${jit[*]:+, JIT: C1 only}"
@@ -135,7 +142,7 @@ launch_pod() {
     export IDENTITY_AUTH_LEGACY_UPGRADE_COST=${BENCH_KNOWN_COST:-10}
     # BENCH_AUTH_ENV (KEY=VALUE ...) and BENCH_AUTH_JAVA_OPTS change every pod of the run, to compare settings.
     # shellcheck disable=SC2086
-    exec env "$@" ${BENCH_AUTH_ENV:-} taskset -c "$pin" java -Xmx512m "${jvm_cpus[@]}" "${jit[@]}" ${BENCH_AUTH_JAVA_OPTS:-} -jar "$AUTH_JAR"
+    exec env "$@" ${BENCH_AUTH_ENV:-} taskset -c "$pin" java -Xmx512m "${jvm_cpus[@]}" "${jit[@]}" "${jfr[@]}" ${BENCH_AUTH_JAVA_OPTS:-} -jar "$AUTH_JAR"
   ) >"$LOG_DIR/auth-service-$slot-$name.log" 2>&1 &
   echo $! >"$pid_file"
   POD_STARTED_AT[$slot]=$(date +%s%N)
@@ -194,7 +201,39 @@ stop_all_pods() {
   return 0
 }
 
-url_of() { echo "http://127.0.0.1:$1/mqtt/authn"; }
+# --- HTTPS as EMQX speaks it ---------------------------------------------------------------------------------
+# A service started with TLS_ENV serves /mqtt/authn over HTTPS with a leaf of the stack's CA (scripts/local-ca.sh,
+# SAN localhost and 127.0.0.1), issued once a run. The load generator then calls https://localhost:PORT and checks
+# the certificate against the stack's CA (--ca-file) and the name localhost, which it also sends as SNI: what the
+# chart's EMQX authenticator does with ssl { enable, verify = verify_peer, cacertfile, server_name_indication }.
+TLS_ENV=()
+TLS_CA=$STACK_DIR/tls/ca.crt
+tls_leaf() {
+  (( ${#TLS_ENV[@]} > 0 )) && return 0
+  "$ROOT/scripts/local-ca.sh" issue "$STACK_DIR/tls" bench-auth-service >/dev/null
+  TLS_ENV=(IDENTITY_TLS_ENABLED=true "IDENTITY_TLS_CERT_FILE=$STACK_DIR/tls/bench-auth-service.crt"
+           "IDENTITY_TLS_KEY_FILE=$STACK_DIR/tls/bench-auth-service.key")
+}
+# The extra environment of the pod-shaped services: TLS_ENV unless BENCH_POD_TLS=0 (plain HTTP).
+pod_tls_env() {
+  POD_TLS=()
+  [[ "$BENCH_POD_TLS" == 1 ]] || return 0
+  tls_leaf
+  POD_TLS=("${TLS_ENV[@]}")
+}
+POD_TLS=()
+
+# How each port was last started: http or https (launch_pod).
+declare -A POD_SCHEME=()
+url_of() {
+  if [[ "${POD_SCHEME[$1]:-http}" == https ]]; then echo "https://localhost:$1/mqtt/authn"; else echo "http://127.0.0.1:$1/mqtt/authn"; fi
+}
+# The load generator's options for the service on PORT, one a line: --url, and --ca-file when it serves HTTPS.
+target_of() {
+  printf -- '--url\n%s\n' "$(url_of "$1")"
+  [[ "${POD_SCHEME[$1]:-http}" == https ]] && printf -- '--ca-file\n%s\n' "$TLS_CA"
+  return 0
+}
 
 # The chart's EMQX pool_size per node for a pod of CPU (helm/device-identity templates "authnInFlight", computed by
 # scripts/size.py from values.yaml with resources.limits.cpu = CPU).
@@ -206,14 +245,19 @@ chart_pool() { python3 "$ROOT/scripts/size.py" --emqx-pool-for-cpu "$1"; }
 # Writes $BENCH_OUT/<out>/summary.json and bcrypt-bound.txt; prints the allows/s; fails when there were none.
 pod_capacity() {
   local port=$1 cpu=$2 out=$3 users=${4:-}
-  local who="the pod's bcrypt threads" goodput
+  local who="the pod's bcrypt threads" goodput target
   [[ -n "$users" ]] && who="the old measure" || read -r users _ < <(pod_shape "$cpu")
-  log "$out: closed loop, $users caller(s) ($who), pipelining 1, $BENCH_CAPACITY_DURATION (first 5 s not counted)"
+  log "$out: closed loop, $users caller(s) ($who), pipelining 1, $BENCH_CAPACITY_DURATION (first 5 s not counted), $(url_of "$port")"
   figure_metrics "$(metrics_url "$port")" --save "$RUN_DIR/metrics-$out.prom" >/dev/null
-  loadtest run --url "$(url_of "$port")" "${COMMON_NO_URL[@]}" --devices "$CAPACITY_DEVICES" --device-prefix bench-capacity- \
+  mapfile -t target < <(target_of "$port")
+  loadtest run "${target[@]}" "${COMMON_NO_URL[@]}" --devices "$CAPACITY_DEVICES" --device-prefix bench-capacity- \
     --closed-loop "$users" --pool-size "$users" --pipelining 1 --duration "$BENCH_CAPACITY_DURATION" --warmup 5s \
-    --out "$BENCH_OUT/$out" --label "$out" --progress lines >/dev/null 2>"$LOG_DIR/loadtest-$out.log" \
-    || { tail -n 20 "$LOG_DIR/loadtest-$out.log" >&2; die "$out failed"; }
+    --out "$BENCH_OUT/$out" --label "$out" --progress lines >/dev/null 2>"$LOG_DIR/loadtest-$out.log" &
+  local lt=$!
+  # CAPACITY_CPU=PREFIX: CPU snapshots PREFIX-from at the end of the warm-up (5 s) and PREFIX-to at the run's end.
+  if [[ -n "${CAPACITY_CPU:-}" ]]; then at_second "$lt" "$LOG_DIR/loadtest-$out.log" "$out" 5; cpu_snap "$CAPACITY_CPU-from"; fi
+  wait "$lt" || { tail -n 20 "$LOG_DIR/loadtest-$out.log" >&2; die "$out failed"; }
+  [[ -z "${CAPACITY_CPU:-}" ]] || cpu_snap "$CAPACITY_CPU-to"
   # bcrypt's own rate (bcrypt-bound.txt): threads / mean wall time of one check (throttling included), what the pod
   # could hash if its threads never waited for the next request; the closed loop leaves them idle for every round trip.
   goodput=$(figure capacity --summary "$BENCH_OUT/$out/summary.json" --cpu "$cpu" \
@@ -224,52 +268,129 @@ pod_capacity() {
 }
 
 # --- where the pod's CPU went ------------------------------------------------------------------------------------
-# The CPU of every thread group of the JVM (scripts/thread-cpu.py: bcrypt, event loop, database, JIT, GC, other)
-# across one point, per answer the service gave (identity_authn_outcomes_total): what a refusal costs beside bcrypt.
-# Written to $BENCH_OUT/<point>/thread-cpu.txt and printed.
-thread_cpu_begin() {
-  figure_metrics "$(metrics_url "$1")" --save "$RUN_DIR/metrics-thread-cpu.prom" >/dev/null
-  python3 "$ROOT/scripts/thread-cpu.py" snap "$2" "$RUN_DIR/thread-cpu-before.json"
+# Thread CPU accounting of the pod's JVM (scripts/thread-cpu.py: every thread by group, bcrypt, event loop, database,
+# JIT, GC, other, and the whole process) around the capacity run and over each storm's late window (from
+# BENCH_LATE_WINDOW's start, when the JIT is warm, to the storm's end), against the answers the load generator
+# counted in the same seconds (its per-second series):
+#   thread-cpu.txt     the CPU of each group per answer, and "all but bcrypt" per answer (thread-cpu.py diff)
+#   refusal-cost.txt   CPU per refused answer: (process CPU - bcrypt threads' CPU - allows x the non-bcrypt CPU per
+#                      allow of a capacity run after the storms) / refused answers, in microseconds (loadtest bench
+#                      refusal-cost)
+# cpu_snap PREFIX: the process's and each thread's stat line to PREFIX.stat, with bash builtins alone: in a storm the
+# pod has its core and the load generator the other, and a program started now (a JVM, even python) would begin
+# seconds late; PREFIX.json is made from it afterwards.
+cpu_snap() {
+  local pid line f
+  pid=$(<"$(pid_file_of auth-service)")
+  {
+    read -r line <"/proc/$pid/stat" && echo "process $line"
+    for f in "/proc/$pid/task/"*/stat; do read -r line <"$f" 2>/dev/null && echo "thread $line"; done
+  } >"$1.stat"
 }
-thread_cpu_end() {
-  local answers
-  answers=$(figure_metrics "$(metrics_url "$1")" --since "$RUN_DIR/metrics-thread-cpu.prom" identity_authn_outcomes_total)
-  python3 "$ROOT/scripts/thread-cpu.py" snap "$2" "$RUN_DIR/thread-cpu-after.json"
-  python3 "$ROOT/scripts/thread-cpu.py" diff "$RUN_DIR/thread-cpu-before.json" "$RUN_DIR/thread-cpu-after.json" "$answers" \
-    | tee "$BENCH_OUT/$3/thread-cpu.txt" | sed "s/^/[bench] $3: /" >&2
+cpu_json() { python3 "$ROOT/scripts/thread-cpu.py" read "$1.stat" "$1.json"; }
+
+# The late window's figures of point NAME (cpu_snap'd at its start and end by point, POINT_MARK_AT) against the
+# warm capacity run of pod SLUG (pod_sizes); prints them to the log and records the figure for the pod table (POD_REFUSAL_US).
+late_window_cpu() {
+  local name=$1 slug=$2 from=$RUN_DIR/cpu-$1-from to=$RUN_DIR/cpu-$1-to answers
+  local capacity=$RUN_DIR/cpu-$slug-capacity
+  cpu_json "$from"
+  cpu_json "$to"
+  POD_REFUSAL_US=-
+  rm -f "$RUN_DIR/refusal-us-$name" "$RUN_DIR/answers-$name"
+  figure refusal-cost --capacity-threads "$capacity-from.json" "$capacity-to.json" \
+    --capacity-summary "$BENCH_OUT/$slug-capacity-warm/summary.json" --capacity-from 5 --window-threads "$from.json" "$to.json" \
+    --window-summary "$BENCH_OUT/$name/summary.json" --window-from "${BENCH_LATE_WINDOW%%-*}" \
+    --out "$BENCH_OUT/$name/refusal-cost.txt" --figure-out "$RUN_DIR/refusal-us-$name" \
+    --answers-out "$RUN_DIR/answers-$name" | sed "s/^/[bench] $name: /" >&2 \
+    || log "$name: no CPU per refused answer (loadtest bench refusal-cost failed)"
+  POD_REFUSAL_US=$(cat "$RUN_DIR/refusal-us-$name" 2>/dev/null || echo -)
+  answers=$(cat "$RUN_DIR/answers-$name" 2>/dev/null || echo 0)
+  python3 "$ROOT/scripts/thread-cpu.py" diff "$from.json" "$to.json" "$answers" \
+    | tee "$BENCH_OUT/$name/thread-cpu.txt" | sed "s/^/[bench] $name: /" >&2
+}
+
+# BENCH_JFR=1: the late window of the recording (from the instant in $RUN_DIR/late-from-NAME) dumped to the point's
+# storm.jfr, and its execution samples' top frames and thread groups (loadtest bench jfr-top) to jfr-top.txt.
+pod_jfr_top() {
+  local name=$1 pid from
+  [[ "$BENCH_JFR" == 1 ]] || return 0
+  pid=$(cat "$(pid_file_of auth-service)")
+  from=$(cat "$RUN_DIR/late-from-$name")
+  jcmd "$pid" JFR.dump name=bench begin="$from" filename="$BENCH_OUT/$name/storm.jfr" >"$LOG_DIR/jfr-dump-$name.log" 2>&1 \
+    || { log "$name: JFR.dump failed (log: $LOG_DIR/jfr-dump-$name.log)"; return 0; }
+  jfr print --events jdk.ExecutionSample --stack-depth 1 --json "$BENCH_OUT/$name/storm.jfr" >"$RUN_DIR/samples-$name.json" \
+    || { log "$name: jfr print failed"; return 0; }
+  figure jfr-top --samples "$RUN_DIR/samples-$name.json" --from "$from" --top 15 --out "$BENCH_OUT/$name/jfr-top.txt" \
+    | sed "s/^/[bench] $name: JFR /" >&2
+  rm -f "$RUN_DIR/samples-$name.json"
+}
+
+# Called by point (POINT_MARK_AT) when the storm reaches the late window (from) and when it has ended (to): the CPU
+# snapshot, and the instant the window began (for the profile; printf's %(...)T is a builtin, date would be late).
+point_mark() {
+  cpu_snap "$RUN_DIR/cpu-$1-$2"
+  [[ "$2" == from ]] && TZ=UTC printf '%(%Y-%m-%dT%H:%M:%SZ)T\n' -1 >"$RUN_DIR/late-from-$1"
+  return 0
 }
 
 # --- the pod-size table ----------------------------------------------------------------------------------------
-# For each pod size in BENCH_AUTH_CPU: a fresh protected service in a cgroup of that quota, its honest capacity, and
-# BENCH_OVERLOAD x that capacity behind the chart's EMQX pool (one node's pool_size for that CPU limit, pipelining 1)
-# and behind 8 connections (pipelining 1), devices retrying fixed:12s. Rows go to POD_ROWS for pod_table.
-POD_ROWS=()
+# For each pod size in BENCH_AUTH_CPU: a fresh protected service in a cgroup of that quota (HTTPS unless
+# BENCH_POD_TLS=0), its honest capacity, and BENCH_OVERLOAD x that capacity for BENCH_POD_DURATION behind the chart's
+# EMQX pool (one node's pool_size for that CPU limit, pipelining 1) and behind 8 connections (pipelining 1), devices
+# retrying fixed:12s. Each point's windows.txt: goodput / capacity in the late window, the last BENCH_LATE_LAST
+# seconds and the whole storm, and the request rate per BENCH_RATE_EVERY seconds (loadtest bench windows); its CPU
+# per refused answer and thread groups over the late window, priced by a second capacity run after both storms
+# (pod-<size>-capacity-warm); BENCH_JFR=1 adds its profile. Rows go to POD_ROWS.
+POD_ROWS=() POD_JFR=() POD_REFUSAL_US=-
 pod_sizes() {
-  local cpu slug pool cap name
+  local cpu slug pool cap name target rows row late_from=${BENCH_LATE_WINDOW%%-*}
   for cpu in $BENCH_AUTH_CPU; do
     slug=${cpu//./_}
     selected "pod-$slug" || continue
-    start_pod auth-service "$AUTH_PORT" "$cpu" "pod-$slug" "${PROTECTED[@]}"
+    pod_tls_env
+    start_pod auth-service "$AUTH_PORT" "$cpu" "pod-$slug" "${PROTECTED[@]}" "${POD_TLS[@]}"
+    # warm_up, point and pod_capacity call COMMON: here, this pod's URL (and CA).
+    mapfile -t target < <(target_of "$AUTH_PORT")
+    local COMMON=("${target[@]}" "${COMMON_NO_URL[@]}")
     seed capacity "$CAPACITY_DEVICES"
     warm_up "pod-$slug"
     cap=$(pod_capacity "$AUTH_PORT" "$cpu" "pod-$slug-capacity") || die "pod-$slug: capacity run got no allows"
-    log "pod-$slug: capacity $cap allows/s"
+    log "pod-$slug: capacity $cap allows/s ($(url_of "$AUTH_PORT"))"
     pool=$(chart_pool "$cpu")
+    rows=()
     for conns in "$pool" 8; do
       name="pod-$slug-${BENCH_OVERLOAD}x-pool-$conns"
       local cg throttled0 throttled1
       pod_cgroup auth-service "$cpu"
       cg=$POD_CGROUP_DIR
       throttled0=$(pod_cgroup_throttling "$cg")
-      thread_cpu_begin "$AUTH_PORT" "$(cat "$(pid_file_of auth-service)")"
       # The pod rows have their own table (each against its own pod's capacity), not the overload curve's.
       local saved_runs=("${RUNS[@]}")
-      capacity=$cap point "$name" "$conns" 1 fixed:12s "$BENCH_OVERLOAD"
+      capacity=$cap BENCH_POINT_DURATION=$BENCH_POD_DURATION POINT_MARK_AT=$late_from \
+        point "$name" "$conns" 1 fixed:12s "$BENCH_OVERLOAD"
       RUNS=("${saved_runs[@]}")
       throttled1=$(pod_cgroup_throttling "$cg")
-      thread_cpu_end "$AUTH_PORT" "$(cat "$(pid_file_of auth-service)")" "$name"
-      POD_ROWS+=("$cpu $cap $(cat "$BENCH_OUT/pod-$slug-capacity/bcrypt-bound.txt" 2>/dev/null || echo -) $conns $BENCH_OUT/$name/summary.json $throttled0 $throttled1")
+      figure windows --summary "$BENCH_OUT/$name/summary.json" --capacity "$cap" --window "$BENCH_LATE_WINDOW" \
+        --last "$BENCH_LATE_LAST" --every "$BENCH_RATE_EVERY" --out "$BENCH_OUT/$name/windows.txt" \
+        | sed "s/^/[bench] $name: /" >&2
+      pod_jfr_top "$name"
+      [[ -f "$BENCH_OUT/$name/jfr-top.txt" ]] && POD_JFR+=("$name")
+      rows+=("$name $cpu $cap $(cat "$BENCH_OUT/pod-$slug-capacity/bcrypt-bound.txt" 2>/dev/null || echo -) $conns $BENCH_OUT/$name/summary.json $throttled0 $throttled1")
       sleep "$BENCH_SETTLE"
+    done
+    # The price of an allow beside bcrypt, for the CPU per refused answer: the same closed loop as the capacity run,
+    # now that the storms have warmed the JIT (the capacity run follows the JVM's start by seconds, and its compiled
+    # code and the compiling itself would make an allow look several times dearer than it is in the storm).
+    CAPACITY_CPU=$RUN_DIR/cpu-pod-$slug-capacity pod_capacity "$AUTH_PORT" "$cpu" "pod-$slug-capacity-warm" \
+      >"$RUN_DIR/capacity-warm-$slug" || log "pod-$slug: the warm capacity run got no allows"
+    log "pod-$slug: warm capacity run $(cat "$RUN_DIR/capacity-warm-$slug") allows/s (prices an allow)"
+    cpu_json "$RUN_DIR/cpu-pod-$slug-capacity-from"
+    cpu_json "$RUN_DIR/cpu-pod-$slug-capacity-to"
+    for row in "${rows[@]}"; do
+      name=${row%% *}
+      late_window_cpu "$name" "pod-$slug"
+      POD_ROWS+=("${row#* } $POD_REFUSAL_US")
     done
     stop_pod auth-service
   done
@@ -279,11 +400,19 @@ pod_sizes() {
 pod_table() {
   (( ${#POD_ROWS[@]} > 0 )) || return 0
   echo
-  echo "Pod sizes: auth-service (protected, fast path off) in a cgroup with a CFS quota of the pod's CPU ($(pod_cgroup_kind));" \
-    "${BENCH_OVERLOAD}x its capacity for $BENCH_POINT_DURATION, EMQX request_timeout $BENCH_REQUEST_TIMEOUT, pipelining 1," \
-    "devices retry fixed:12s; capacity = closed loop of as many callers as bcrypt threads (never refused);" \
-    "bcrypt-bound = threads / mean check time in that run; bcrypt/s = checks done per second in the storm's steady state"
-  figure pod-table "${POD_ROWS[@]}"
+  local scheme="HTTPS (verify_peer: the stack's CA, server name localhost)" name
+  [[ "$BENCH_POD_TLS" == 1 ]] || scheme="plain HTTP"
+  echo "Pod sizes: auth-service (protected, fast path off) in a cgroup with a CFS quota of the pod's CPU ($(pod_cgroup_kind))," \
+    "over $scheme; ${BENCH_OVERLOAD}x its capacity for $BENCH_POD_DURATION, EMQX request_timeout $BENCH_REQUEST_TIMEOUT," \
+    "pipelining 1, devices retry fixed:12s; capacity = closed loop of as many callers as bcrypt threads (never refused);" \
+    "goodput / capacity in the late window ($BENCH_LATE_WINDOW s), the last $BENCH_LATE_LAST s and the whole storm;" \
+    "bcrypt-bound = threads / mean check time in that run; p99 allow, late, expired and bcrypt/s in the steady state" \
+    "(its rule's start to the end); us/refusal = CPU per refused answer over the late window (refusal-cost.txt)"
+  figure pod-table --window "$BENCH_LATE_WINDOW" --last "$BENCH_LATE_LAST" --every "$BENCH_RATE_EVERY" "${POD_ROWS[@]}"
+  for name in "${POD_JFR[@]}"; do
+    echo "$name: JFR execution samples in the late window ($BENCH_OUT/$name/storm.jfr):"
+    cat "$BENCH_OUT/$name/jfr-top.txt"
+  done
 }
 
 # --- the incident replay ---------------------------------------------------------------------------------------
@@ -305,16 +434,20 @@ start_replicas() {
     ready_s=$(await_pod "replica-$i" "$(replica_port "$i")" "incident-$config")
     log "auth-service replica-$i (incident-$config) ready after $ready_s s"
   done
+  local target
   for i in $(seq 1 "$BENCH_INCIDENT_REPLICAS"); do
-    loadtest run --url "$(url_of "$(replica_port "$i")")" "${COMMON_NO_URL[@]}" --devices "$CAPACITY_DEVICES" \
+    mapfile -t target < <(target_of "$(replica_port "$i")")
+    loadtest run "${target[@]}" "${COMMON_NO_URL[@]}" --devices "$CAPACITY_DEVICES" \
       --device-prefix bench-capacity- --closed-loop 2 --pool-size 2 --pipelining 1 --duration 6s --service-metrics none \
       --out "$BENCH_OUT/warmup-replica-$i-$config" --label warm-up --progress none >/dev/null
   done
 }
 
+# --url per replica, and --ca-file once when they serve HTTPS (one client TLS setting for the whole EMQX pool).
 replica_urls() {
   local i
   for i in $(seq 1 "$BENCH_INCIDENT_REPLICAS"); do printf -- '--url\n%s\n' "$(url_of "$(replica_port "$i")")"; done
+  target_of "$(replica_port 1)" | tail -n +3
 }
 
 # The replicas' summed honest capacity, each measured on its own (one caller per bcrypt thread), in parallel.
@@ -355,6 +488,8 @@ cold_point() {
   port=$(replica_port $(( BENCH_INCIDENT_REPLICAS + 1 )))
   devices=$(BENCH_POINT_DURATION=$BENCH_COLD_DURATION devices_for "$BENCH_INCIDENT_RATE")
   seed "$name" "$devices"
+  # The joining replica's URL is given before it starts: it serves what its warm siblings serve.
+  POD_SCHEME[$port]=${POD_SCHEME[$(replica_port 1)]:-http}
   mapfile -t urls < <(replica_urls)
   log "$name: $BENCH_INCIDENT_RATE logins/s, $BENCH_COLD_DURATION; $slot starts cold at ${BENCH_COLD_AT}s and joins when ready (--on-join $on_join)"
   loadtest run "${urls[@]}" --join "$(url_of "$port")" --on-join "$on_join" --readiness-period "$BENCH_READINESS_PERIOD" \
@@ -364,7 +499,7 @@ cold_point() {
     >"$LOG_DIR/loadtest-$name.out" 2>"$LOG_DIR/loadtest-$name.log" &
   lt=$!
   sleep "$BENCH_COLD_AT"
-  launch_pod "$slot" "$port" "$BENCH_INCIDENT_CPU" "cold-$on_join" "${PROTECTED[@]}"
+  launch_pod "$slot" "$port" "$BENCH_INCIDENT_CPU" "cold-$on_join" "${PROTECTED[@]}" "${POD_TLS[@]}"
   ready_s=$(await_pod "$slot" "$port" "cold-$on_join")
   log "$name: $slot ready $ready_s s after its start"
   wait "$lt" || { tail -n 20 "$LOG_DIR/loadtest-$name.log" >&2; die "$name failed"; }
@@ -381,7 +516,8 @@ incident() {
   done
   (( any )) || return 0
   INCIDENT_DURATION=$BENCH_POINT_DURATION
-  start_replicas protected "${PROTECTED[@]}"
+  pod_tls_env
+  start_replicas protected "${PROTECTED[@]}" "${POD_TLS[@]}"
   INCIDENT_CAPACITY=$(incident_capacity)
   log "incident: $BENCH_INCIDENT_REPLICAS replicas of $BENCH_INCIDENT_CPU vCPU, capacity $INCIDENT_CAPACITY allows/s together"
   selected incident-protected && { incident_point incident-protected "$BENCH_INCIDENT_POOL" 1; sleep "$BENCH_SETTLE"; }
@@ -389,7 +525,7 @@ incident() {
     for on_join in $BENCH_COLD_ON_JOIN; do cold_point "$on_join"; sleep "$BENCH_SETTLE"; done
   fi
   if selected incident-unprotected || selected incident-unprotected-pipelining-100; then
-    start_replicas unprotected "${UNPROTECTED[@]}"
+    start_replicas unprotected "${UNPROTECTED[@]}" "${POD_TLS[@]}"
     selected incident-unprotected && { incident_point incident-unprotected "$BENCH_INCIDENT_POOL" 1; sleep "$BENCH_SETTLE"; }
     selected incident-unprotected-pipelining-100 && incident_point incident-unprotected-pipelining-100 "$BENCH_INCIDENT_POOL" 100
   fi

@@ -26,11 +26,20 @@
 #      services started and warmed alike (BENCH_TLS_WARMUP), one serving /mqtt/authn over plain HTTP, one over HTTPS
 #      (a leaf of the stack's CA, verified by the load generator with --ca-file); printed as goodput TLS / plain and
 #      the handshakes (one per kept-alive connection)
-#   6b. pod-shaped (scripts/bench-pods.sh): for each pod size in BENCH_AUTH_CPU a fresh service in a cgroup with that
-#      CFS quota, its capacity, and BENCH_OVERLOAD x behind the chart's EMQX pool and behind 8 connections (the pod-size
-#      table); the incident replay: BENCH_INCIDENT_REPLICAS replicas of BENCH_INCIDENT_CPU vCPU behind one EMQX pool at
-#      BENCH_INCIDENT_RATE logins/s, protected and unprotected, and a replica started cold in the middle of the storm
-#      (its first BENCH_COLD_SHOWN seconds after readiness, per second)
+#   6b. pod-shaped (scripts/bench-pods.sh), over HTTPS as the chart's EMQX calls the service (a leaf of the stack's
+#      CA; the load generator checks it against that CA and the server name localhost, which it sends as SNI;
+#      BENCH_POD_TLS=0: plain HTTP): for each pod size in BENCH_AUTH_CPU a fresh service in a cgroup with that CFS
+#      quota, its capacity, and BENCH_OVERLOAD x for BENCH_POD_DURATION (90 s) behind the chart's EMQX pool and behind
+#      8 connections (the pod-size table): goodput / capacity in the late window (BENCH_LATE_WINDOW, 40-90 s), the last
+#      BENCH_LATE_LAST (30) seconds and the whole storm, the request rate per BENCH_RATE_EVERY (10) seconds
+#      (offered/answered/allowed/refused), and the CPU per refused answer over the late window (thread CPU accounting,
+#      all threads of the process, TLS included: process - bcrypt threads - allows x the non-bcrypt CPU per allow of
+#      a second capacity run after the storms, over the refused answers; refusal-cost.txt beside thread-cpu.txt and
+#      windows.txt in each point's directory); BENCH_JFR=1 also records each pod's JVM with JFR (settings=profile) and prints the top frames and
+#      thread groups of the late window's execution samples (storm.jfr and jfr-top.txt in the point's directory;
+#      needs the JDK's jcmd and jfr). The incident replay: BENCH_INCIDENT_REPLICAS replicas of BENCH_INCIDENT_CPU vCPU
+#      behind one EMQX pool at BENCH_INCIDENT_RATE logins/s, protected and unprotected, and a replica started cold in
+#      the middle of the storm (its first BENCH_COLD_SHOWN seconds after readiness, per second), over HTTPS as well
 #   7. BENCH_JMH=1 only: the JMH bcrypt verify benchmark pinned like the service, and beside it the verification of
 #      each legacy scheme a migrated fleet brings (EMQX salted SHA-256, mosquitto-go-auth PBKDF2-SHA512, argon2id)
 #
@@ -39,12 +48,14 @@
 # warm-up ~0.6 min = about 16 minutes; the fast path's points add ~5 minutes (service start ~0.3, seeding and the
 # verify-once pass ~0.7, closed loop ~0.4, pgbench 2 x 10 s, 4 open steps x 20 s, the mixed storm 72 s); the
 # TLS twins add ~10 (four service starts, four 40 s warm-ups, two 72 s points, four 20 s closed loops); the
-# pod-shaped points add ~20 (per pod size a start, a capacity run and 2 points: ~4 each; the incident replay, its two
-# cold-replica runs of 180 s and the unprotected restart: ~12). Every run stops by itself (--duration).
+# pod-shaped points add ~23 (per pod size a start, two capacity runs and 2 points of 90 s: ~5.5 each; the incident replay,
+# its two cold-replica runs of 180 s and the unprotected restart: ~12). Every run stops by itself (--duration).
 #
 # Point length: the first timeouts come at request_timeout + 0.5 s; 72 s leaves 5 retry periods (5 x 12 s) after
 # them, and a steady-state window (22 s .. end) of 50 s. BENCH_POINT_DURATION shortens it for a quick look (the
-# windows are then clamped and say so).
+# windows are then clamped and say so). The pod-size table's points run BENCH_POD_DURATION (90 s): the population of
+# retrying devices, and with it the request rate, grows for the whole storm, so its headline windows end with it
+# (40-90 s and the last 30 s); a shorter run cuts the late window at its end, and one shorter than its start has none.
 #
 # One service for all protected points, no restart between them: a restart costs ~15 s per point (JVM start +
 # warm-up) that the 15-minute budget cannot pay for 8 points, and what a restart would reset does not carry over
@@ -67,6 +78,9 @@
 # shared machine, as a node honours a pod's request], BENCH_OLD_CAPACITY_USERS [4: the old capacity measure, shown once], BENCH_INCIDENT_REPLICAS [2],
 # BENCH_INCIDENT_CPU [0.25], BENCH_INCIDENT_RATE [50 logins/s], BENCH_INCIDENT_POOL [8], BENCH_COLD_AT [15, seconds
 # into the storm], BENCH_COLD_DURATION [180s: a JVM start under a 0.25-vCPU quota took 40-120 s on the busy bench machine], BENCH_COLD_ON_JOIN ["reopen keep"], BENCH_COLD_SHOWN [30, seconds],
+# BENCH_POD_TLS [1: the pod-size table and the incident replay over HTTPS, verified; 0: plain HTTP],
+# BENCH_POD_DURATION [90s], BENCH_LATE_WINDOW [40-90, seconds into the storm], BENCH_LATE_LAST [30, seconds],
+# BENCH_RATE_EVERY [10, seconds], BENCH_JFR [0; 1 records the pod-size table's JVMs, see 6b],
 # BENCH_READINESS_PERIOD [5s, the chart's readinessProbe], BENCH_SEED [42: the load generator's random seed in the
 # incident replay and the cold replica: the arrivals and the replica each EMQX connection is opened to; seed 42
 # spreads the 8 connections 4 + 4, and after the cold replica's reopen 2 + 1 + 5], BENCH_SUBCORE_JIT [c1: a pod below one CPU runs its JVM
@@ -100,6 +114,8 @@ cd "$ROOT"
 : "${BENCH_SUBCORE_JIT:=c1}"
 : "${BENCH_COLD_AT:=15}" "${BENCH_COLD_DURATION:=180s}" "${BENCH_COLD_ON_JOIN:=reopen keep}" "${BENCH_COLD_SHOWN:=30}"
 : "${BENCH_READINESS_PERIOD:=5s}" "${BENCH_SEED:=42}"
+: "${BENCH_POD_TLS:=1}" "${BENCH_POD_DURATION:=90s}" "${BENCH_LATE_WINDOW:=40-90}" "${BENCH_LATE_LAST:=30}"
+: "${BENCH_RATE_EVERY:=10}" "${BENCH_JFR:=0}"
 BENCH_ONLY=${BENCH_ONLY//,/ }
 : "${BENCH_KNOWN_DEVICES:=20000}" "${BENCH_KNOWN_COST:=4}" "${BENCH_VERIFY_USERS:=4}" "${BENCH_KNOWN_USERS:=10 20}"
 : "${BENCH_KNOWN_POOL:=64}" "${BENCH_KNOWN_DURATION:=20s}" "${BENCH_KNOWN_WARMUP:=5s}" "${BENCH_TLS_WARMUP:=40s}"
@@ -138,6 +154,12 @@ die() { log "error: $*"; exit 1; }
 # shellcheck source=scripts/bench-pods.sh
 . "$ROOT/scripts/bench-pods.sh"
 [[ "$BENCH_SUBCORE_JIT" == c1 || "$BENCH_SUBCORE_JIT" == tiered ]] || die "BENCH_SUBCORE_JIT: c1 or tiered, not $BENCH_SUBCORE_JIT"
+[[ "$BENCH_POD_TLS" == 0 || "$BENCH_POD_TLS" == 1 ]] || die "BENCH_POD_TLS: 1 (HTTPS) or 0 (plain HTTP), not $BENCH_POD_TLS"
+[[ "$BENCH_JFR" == 0 || "$BENCH_JFR" == 1 ]] || die "BENCH_JFR: 0 or 1, not $BENCH_JFR"
+[[ "$BENCH_LATE_WINDOW" =~ ^[0-9]+-[0-9]+$ ]] || die "BENCH_LATE_WINDOW: FROM-TO in seconds (e.g. 40-90), not $BENCH_LATE_WINDOW"
+if [[ "$BENCH_JFR" == 1 ]]; then
+  command -v jcmd >/dev/null && command -v jfr >/dev/null || die "BENCH_JFR=1 needs the JDK's jcmd and jfr on PATH"
+fi
 pod_cgroup_detect
 
 # The stack script runs PostgreSQL/PgBouncer; pinning it pins them (children inherit the CPU affinity).
@@ -223,9 +245,33 @@ point() {
   log "$name: $rate arrivals/s (${factor}x${step:+, ${step}x from $BENCH_STEP_AT}) for $BENCH_POINT_DURATION, pool $pool x pipelining $pipelining, retry $retry"
   loadtest run "${COMMON[@]}" --devices "$devices" --device-prefix "bench-$name-" --rate "$rate" "${step_args[@]}" \
     --pool-size "$pool" --pipelining "$pipelining" --retry "$retry" --duration "$BENCH_POINT_DURATION" \
-    --capacity "$capacity" --out "$BENCH_OUT/$name" --label "$name" --progress lines 2>"$LOG_DIR/loadtest-$name.log" \
-    || { tail -n 20 "$LOG_DIR/loadtest-$name.log" >&2; die "$name failed"; }
+    --capacity "$capacity" --out "$BENCH_OUT/$name" --label "$name" --progress lines 2>"$LOG_DIR/loadtest-$name.log" &
+  local lt=$!
+  if [[ -n "${POINT_MARK_AT:-}" ]]; then
+    at_second "$lt" "$LOG_DIR/loadtest-$name.log" "$name" "$POINT_MARK_AT"
+    point_mark "$name" from
+  fi
+  wait "$lt" || { tail -n 20 "$LOG_DIR/loadtest-$name.log" >&2; die "$name failed"; }
+  [[ -z "${POINT_MARK_AT:-}" ]] || point_mark "$name" to
   RUNS+=(--run "$name=$BENCH_OUT/$name/summary.json")
+}
+
+# Returns when the run PID (label LABEL, progress lines in LOG) has closed its second SECOND, or has ended. Follows
+# the log with bash builtins (on a busy machine a program started now, even grep, can run seconds late).
+at_second() {
+  local pid=$1 log_file=$2 mark line part="" state fd
+  mark=$(printf '[%s %3d/' "$3" "$4")
+  while [[ ! -e "$log_file" ]]; do sleep 0.1; done
+  exec {fd}<"$log_file"
+  while read -r state 2>/dev/null <"/proc/$pid/stat" && [[ ${state##*) } != Z* ]]; do
+    while IFS= read -r -u "$fd" line || { part+=$line; false; }; do
+      line=$part$line part=""
+      [[ "$line" == "$mark"* ]] && { exec {fd}<&-; return 0; }
+    done
+    sleep 0.2
+  done
+  exec {fd}<&-
+  return 0
 }
 
 # --- the fast path's points: helpers ------------------------------------------------------------------------
@@ -477,18 +523,16 @@ fi
 # --- 4c. TLS on against off: twins that differ in TLS only -------------------------------------------
 # The protected BENCH_OVERLOAD x storm and the fast path's closed loops, each run twice: on a fresh service serving
 # plain HTTP (plain-*) and on a fresh one serving HTTPS (tls-*: the chart's default; a leaf of the stack's CA from
-# scripts/local-ca.sh, the load generator checking it with --ca-file as EMQX's verify_peer does). Both twins start and
+# scripts/local-ca.sh, the load generator checking it with --ca-file and the name localhost as EMQX's verify_peer and
+# server_name_indication do: tls_leaf and target_of in bench-pods.sh). Both twins start and
 # warm up the same way (BENCH_TLS_WARMUP of closed loop: about what the curve's service gets before its first point),
 # so that neither inherits code the other's history compiled; the first measured run showed a fresh TLS service
 # against a long-warm plain one at 0.66 and 0.69, which was the JIT as much as TLS. EMQX keeps its connections
 # alive, so a run pays one handshake per connection (8 or BENCH_KNOWN_POOL); the rest is encryption per message.
 TLS_NOTES=()
 if selected tls; then
-  "$ROOT/scripts/local-ca.sh" issue "$STACK_DIR/tls" bench-auth-service >/dev/null
+  tls_leaf
   COMMON_PLAIN=("${COMMON[@]}")
-  COMMON_TLS=(--url "https://127.0.0.1:$AUTH_PORT/mqtt/authn" --ca-file "$STACK_DIR/tls/ca.crt" "${COMMON_NO_URL[@]}")
-  TLS_ENV=(IDENTITY_TLS_ENABLED=true "IDENTITY_TLS_CERT_FILE=$STACK_DIR/tls/bench-auth-service.crt"
-           "IDENTITY_TLS_KEY_FILE=$STACK_DIR/tls/bench-auth-service.key")
   tls_users=$(printf '%s\n' $BENCH_KNOWN_USERS | sort -n | tail -n 1)
   if ! selected known-storm && ! selected mixed-storm; then
     # The known devices and their verifiers, made through a service of their own, so that neither twin's history
@@ -497,8 +541,11 @@ if selected tls; then
     prepare_known
   fi
   for twin in plain tls; do
-    if [[ $twin == tls ]]; then COMMON=("${COMMON_TLS[@]}") env_twin=("${TLS_ENV[@]}"); else COMMON=("${COMMON_PLAIN[@]}") env_twin=(); fi
+    if [[ $twin == tls ]]; then env_twin=("${TLS_ENV[@]}"); else env_twin=(); fi
     start_auth "protected-$twin" "${PROTECTED[@]}" "${env_twin[@]}"
+    # The service's URL as it was started (https://localhost and the stack's CA for the TLS twin; bench-pods.sh).
+    mapfile -t twin_target < <(target_of "$AUTH_PORT")
+    COMMON=("${twin_target[@]}" "${COMMON_NO_URL[@]}")
     warm_up "protected-$twin" "$BENCH_TLS_WARMUP"
     point "$twin-protected-${BENCH_OVERLOAD}x" 8 1 fixed:12s "$BENCH_OVERLOAD"
     start_auth "fast-path-$twin" "${FAST_PATH[@]}" "${env_twin[@]}"

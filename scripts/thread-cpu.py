@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Where a JVM's CPU went, by thread group, per answer (the CPU a refusal costs inside a pod's quota).
 
-  thread-cpu.py snap PID OUT.json [--proc /proc]     CPU ticks of every thread of PID, by group, to OUT.json
+  thread-cpu.py snap PID OUT.json [--proc /proc]     CPU ticks of every thread of PID, by group, and of the whole
+                                                      process (/proc/PID/stat), to OUT.json
+  thread-cpu.py read STAT.txt OUT.json               the same from raw stat lines copied earlier: "process <the
+                                                      content of /proc/PID/stat>" and "thread <.../task/TID/stat>"
   thread-cpu.py diff BEFORE.json AFTER.json ANSWERS  the seconds each group used between the two snapshots and,
                                                       for ANSWERS answers in that span, the microseconds per answer
 
-Groups come from the thread names Linux keeps in /proc/PID/task/TID/comm (15 characters): bcrypt-*, vert.x-eventloop*
+Groups come from the thread names Linux keeps for each thread (15 characters, in its stat line): bcrypt-*, vert.x-eventloop*
 (the event loop: HTTP, JSON, the answer), database-* (the database lane's JDBC threads), C1/C2 CompilerThread (the
 JIT), GC threads, and the rest. A thread that ended between the snapshots is missing from AFTER; its ticks are lost,
 so the figures are a lower bound when threads come and go (the service's threads are long-lived).
@@ -31,22 +34,42 @@ def group_of(name):
 
 
 def snapshot(pid, proc="/proc"):
-    groups = {}
+    lines = []
     task_dir = os.path.join(proc, str(pid), "task")
     for tid in os.listdir(task_dir):
         try:
-            with open(os.path.join(task_dir, tid, "comm")) as f:
-                name = f.read().strip()
             with open(os.path.join(task_dir, tid, "stat")) as f:
-                stat = f.read()
+                lines.append("thread " + f.read())
         except OSError:
             continue  # the thread ended while we listed them
-        # The name in stat is in parentheses and may hold spaces: the fields after the last ')' are fixed.
+    # The process's own counters include the threads that have ended (the groups' sum does not).
+    try:
+        with open(os.path.join(proc, str(pid), "stat")) as f:
+            lines.append("process " + f.read())
+    except OSError:
+        pass
+    return from_stat_lines(lines, os.sysconf("SC_CLK_TCK"))
+
+
+def from_stat_lines(lines, clk_tck):
+    """A snapshot from raw stat lines ("process <stat>" / "thread <stat>"), as bench-pods.sh copies them on a busy
+    machine, where starting a program at the right moment is not cheap."""
+    groups = {}
+    snap = {"clk_tck": clk_tck, "ticks": groups}
+    for line in lines:
+        kind, _, stat = line.rstrip("\n").partition(" ")
+        if ")" not in stat:
+            continue
+        # The name is in parentheses and may hold spaces and parentheses: the fields after the last ')' are fixed.
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
         fields = stat[stat.rindex(")") + 2:].split()
-        utime, stime = int(fields[11]), int(fields[12])
-        group = group_of(name)
-        groups[group] = groups.get(group, 0) + utime + stime
-    return {"clk_tck": os.sysconf("SC_CLK_TCK"), "ticks": groups}
+        ticks = int(fields[11]) + int(fields[12])
+        if kind == "process":
+            snap["process"] = ticks
+        elif kind == "thread":
+            group = group_of(name)
+            groups[group] = groups.get(group, 0) + ticks
+    return snap
 
 
 def diff(before, after, answers):
@@ -69,6 +92,12 @@ def main(argv):
         proc = argv[argv.index("--proc") + 1] if "--proc" in argv else "/proc"
         with open(argv[2], "w") as f:
             json.dump(snapshot(int(argv[1]), proc), f)
+        return 0
+    if len(argv) == 3 and argv[0] == "read":
+        with open(argv[1]) as f:
+            snap = from_stat_lines(f.readlines(), os.sysconf("SC_CLK_TCK"))
+        with open(argv[2], "w") as f:
+            json.dump(snap, f)
         return 0
     if len(argv) == 4 and argv[0] == "diff":
         with open(argv[1]) as a, open(argv[2]) as b:

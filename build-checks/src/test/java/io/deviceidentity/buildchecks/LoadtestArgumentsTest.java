@@ -34,7 +34,7 @@ import io.deviceidentity.loadtest.cli.LoadtestCommandLine;
  * load generator's own parser, so that a wrong flag or value fails `make test` instead of a Job in a cluster
  * (`--progress=off` once made `make load` exit 2 with a usage error). Covered: every container of k8s/jobs/ that
  * runs the loadtest image (its args, as the YAML has them; the image's ENTRYPOINT is `java -jar loadtest.jar`),
- * every call scripts/bench.sh makes (recorded by running the script with stand-ins for taskset and curl, and a java
+ * every call scripts/bench.sh makes (recorded by running the script with stand-ins for taskset, curl, jcmd and jfr, and a java
  * that records each call and runs the real program for the figures the script reads back: loadtest bench and
  * metrics), and the workflows, which must not call the jar themselves.
  */
@@ -150,7 +150,8 @@ class LoadtestArgumentsTest {
         }
         // the figures bench.sh reads back: every one it computes is computed by the load generator, none in the shell
         Set<String> figures = Set.of("bench point", "bench devices", "bench mixed", "bench known-rates", "bench pod",
-                "bench capacity", "bench sum", "bench tls-ratio", "bench cpu-note", "bench mean-time", "bench pod-table", "bench cold-replica", "metrics");
+                "bench capacity", "bench sum", "bench tls-ratio", "bench cpu-note", "bench mean-time", "bench pod-table", "bench cold-replica", "bench windows",
+                "bench refusal-cost", "bench jfr-top", "metrics");
         Set<String> expected = new TreeSet<>(Set.of("compare", "run", "seed"));
         expected.addAll(figures);
         assertTrue(commands.containsAll(expected), "not called: " + difference(expected, commands) + " in " + calls);
@@ -162,6 +163,14 @@ class LoadtestArgumentsTest {
         // the TLS points: an https URL checked against the stack's CA
         assertTrue(calls.stream().anyMatch(c -> c.args().contains("--ca-file")
                 && c.args().stream().anyMatch(a -> a.startsWith("https://"))), calls.toString());
+        // the pod-shaped points speak HTTPS as the chart's EMQX does: the server name checked, against the stack's CA
+        List<Invocation> podRuns = calls.stream().filter(c -> c.args().get(0).equals("run") && c.args().stream()
+                .anyMatch(a -> a.startsWith("pod-") || a.startsWith("incident-"))).toList();
+        assertTrue(podRuns.size() >= 8, podRuns.toString());
+        for (Invocation run : podRuns) {
+            assertTrue(run.args().contains("--ca-file") && run.args().stream().filter(a -> a.startsWith("http"))
+                    .allMatch(a -> a.startsWith("https://localhost:")), "not HTTPS with a CA: " + run);
+        }
         for (String onJoin : List.of("reopen", "keep")) {
             assertTrue(calls.stream().anyMatch(c -> c.args().contains("--join") && c.args().contains(onJoin)), onJoin);
         }
@@ -258,6 +267,16 @@ class LoadtestArgumentsTest {
                 exec "$@"
                 """);
         script(bin.resolve("curl"), "exit 0\n");
+        // BENCH_JFR=1: jcmd dumps a recording (here an empty file), jfr prints its execution samples (here one).
+        script(bin.resolve("jcmd"), """
+                for a in "$@"; do [[ "$a" == filename=* ]] && : >"${a#filename=}"; done
+                exit 0
+                """);
+        script(bin.resolve("jfr"), """
+                echo '{"recording": {"events": [{"type": "jdk.ExecutionSample", "values": {"startTime": "2030-01-01T00:00:00Z",'
+                echo ' "sampledThread": {"javaName": "vert.x-eventloop-thread-0"}, "stackTrace": {"frames": [{"method":'
+                echo ' {"type": {"name": "io/vertx/core/Stand$In"}, "name": "handle"}}]}}}]}}'
+                """);
         script(bin.resolve("mvn"), "echo 'mvn must not run (SKIP_BUILD=1)' >&2; exit 1\n");
         // pgbench (the fast path's comparison) prints what bench.sh reads back; nothing listens for it here.
         script(bin.resolve("pgbench"), """
@@ -304,6 +323,8 @@ class LoadtestArgumentsTest {
         env.put("BENCH_COLD_AT", "0");
         // Not 8091: a real `make bench` may be running on this machine. Nothing listens here (the service is a stand-in).
         env.put("AUTH_PORT", String.valueOf(freePortBelow(60000)));
+        env.put("BENCH_JFR", "1");
+        env.remove("BENCH_POD_TLS");
         env.remove("BENCH_ONLY");
         env.remove("BENCH_JMH");
         Process bench = builder.start();

@@ -36,6 +36,37 @@ class ThreadCpuScriptTest {
     }
 
     @Test
+    void aSnapshotHoldsTheWholeProcessesCpuWithItsEndedThreads(@TempDir Path dir) throws Exception {
+        Path proc = dir.resolve("proc");
+        task(proc, 1, "bcrypt-1", 100);
+        // The process's own utime + stime (400 + 23) include threads that have ended since: more than its threads' sum.
+        Files.writeString(proc.resolve("4242/stat"), "4242 (java) S 1 1 1 0 -1 0 0 0 0 0 400 23 0 0 20 0\n");
+        Path out = dir.resolve("snap.json");
+        run("snap", "4242", out.toString(), "--proc", proc.toString());
+        String json = Files.readString(out);
+        assertTrue(json.contains("\"process\": 423"), json);
+        assertTrue(json.contains("\"bcrypt\": 100"), json);
+    }
+
+    /** bench-pods.sh's cpu_snap copies the stat lines with bash builtins during a storm; they are read afterwards. */
+    @Test
+    void rawStatLinesCopiedDuringAStormGiveTheSameSnapshot(@TempDir Path dir) throws Exception {
+        Path raw = Files.writeString(dir.resolve("snap.stat"), """
+                process 4242 (java) S 1 1 1 0 -1 0 0 0 0 0 400 23 0 0 20 0
+                thread 1 (bcrypt-1) S 1 1 1 0 -1 0 0 0 0 0 100 0 0 0 20 0
+                thread 2 (C2 CompilerThre) S 1 1 1 0 -1 0 0 0 0 0 30 5 0 0 20 0
+                thread 3 (pool-1 (thread)) S 1 1 1 0 -1 0 0 0 0 0 7 0 0 0 20 0
+                """);
+        Path out = dir.resolve("snap.json");
+        run("read", raw.toString(), out.toString());
+        String json = Files.readString(out);
+        assertTrue(json.contains("\"process\": 423"), json);
+        assertTrue(json.contains("\"bcrypt\": 100"), json);
+        assertTrue(json.contains("\"JIT\": 35"), json);
+        assertTrue(json.contains("\"other\": 7"), json);
+    }
+
+    @Test
     void withoutArgumentsItSaysHowToUseItAndFails() throws Exception {
         Process process = new ProcessBuilder("python3", "scripts/thread-cpu.py").directory(Repo.ROOT.toFile())
                 .redirectErrorStream(true).start();

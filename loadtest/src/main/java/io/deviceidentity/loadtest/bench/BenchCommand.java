@@ -14,6 +14,7 @@ import io.deviceidentity.loadtest.metrics.MetricsPage;
 import io.deviceidentity.metrics.PrometheusText;
 import io.deviceidentity.loadtest.report.Json;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -28,7 +29,8 @@ import picocli.CommandLine.Parameters;
                 BenchCommand.QuotaCommand.class, BenchCommand.CapacityCommand.class, BenchCommand.SumCommand.class,
                 BenchCommand.TlsRatioCommand.class, BenchCommand.CpuNoteCommand.class,
                 BenchCommand.ThrottlingCommand.class, BenchCommand.MeanTimeCommand.class,
-                BenchCommand.PodTableCommand.class, BenchCommand.ColdReplicaCommand.class})
+                BenchCommand.PodTableCommand.class, BenchCommand.ColdReplicaCommand.class,
+                BenchCommand.WindowsCommand.class, BenchCommand.RefusalCostCommand.class, BenchCommand.JfrTopCommand.class})
 public final class BenchCommand {
 
     static final MetricSelector BCRYPT_SUM = MetricSelector.parse("identity_bcrypt_duration_seconds_sum");
@@ -262,12 +264,116 @@ public final class BenchCommand {
     @Command(name = "pod-table", description = "The pod-size table, one ROW per pod size and EMQX pool (bench-pods.sh).")
     static final class PodTableCommand implements Callable<Integer> {
         @Parameters(paramLabel = "ROW", arity = "1..*",
-                description = "'cpu capacity bcrypt_bound connections summary.json p0 t0 ms0 p1 t1 ms1'.")
+                description = "'cpu capacity bcrypt_bound connections summary.json p0 t0 ms0 p1 t1 ms1 us_per_refusal'.")
         List<String> rows;
+        @Mixin WindowOptions windows;
 
         @Override
         public Integer call() {
-            System.out.print(PodTables.podTable(rows));
+            System.out.print(PodTables.podTable(rows, windows.spans()));
+            return 0;
+        }
+    }
+
+    /** The late windows of a storm: a fixed window, the last seconds, and the slices of the request rate. */
+    static final class WindowOptions {
+        @Option(names = "--window", defaultValue = "40-90", paramLabel = "FROM-TO",
+                description = "The late window, seconds into the storm (default: ${DEFAULT-VALUE}).") String window;
+        @Option(names = "--last", defaultValue = "30", description = "The last N seconds (default: ${DEFAULT-VALUE}).")
+        int last;
+        @Option(names = "--every", defaultValue = "10",
+                description = "The request rate per this many seconds (default: ${DEFAULT-VALUE}).") int every;
+
+        PodTables.Spans spans() {
+            String[] bounds = window.split("-", 2);
+            if (bounds.length != 2 || !bounds[0].matches("\\d+") || !bounds[1].matches("\\d+")
+                    || Integer.parseInt(bounds[0]) >= Integer.parseInt(bounds[1]) || last <= 0 || every <= 0) {
+                throw new IllegalArgumentException("--window FROM-TO (seconds, FROM < TO), --last and --every above 0: "
+                        + window + ", " + last + ", " + every);
+            }
+            return new PodTables.Spans(Integer.parseInt(bounds[0]), Integer.parseInt(bounds[1]), last, every);
+        }
+    }
+
+    @Command(name = "windows", description = "A storm's goodput / capacity in the late window, the last seconds and the"
+            + " whole storm, and its request rate over time (from summary.json's per-second series).")
+    static final class WindowsCommand implements Callable<Integer> {
+        @Option(names = "--summary", required = true) Path summary;
+        @Option(names = "--capacity", required = true) double capacity;
+        @Option(names = "--out", description = "Also written to this file.") Path out;
+        @Mixin WindowOptions windows;
+
+        @Override
+        public Integer call() throws IOException {
+            PodTables.Spans spans = windows.spans();
+            String report = Files.exists(summary)
+                    ? LateWindows.of(summary).report(capacity, spans.from(), spans.to(), spans.last(), spans.every())
+                    : "goodput / capacity: no " + summary + "\n";
+            if (out != null) {
+                Files.writeString(out, report);
+            }
+            System.out.print(report);
+            return 0;
+        }
+    }
+
+    @Command(name = "refusal-cost", description = "CPU per refused answer (microseconds) over a storm's late window,"
+            + " from thread-cpu.py snapshots and the runs' per-second answers, priced against the capacity run.")
+    static final class RefusalCostCommand implements Callable<Integer> {
+        @Option(names = "--capacity-threads", arity = "2", required = true, paramLabel = "SNAPSHOT",
+                description = "thread-cpu.py snapshots before and after the capacity run.") List<Path> capacityThreads;
+        @Option(names = "--capacity-summary", required = true, paramLabel = "SUMMARY_JSON") Path capacitySummary;
+        @Option(names = "--capacity-from", defaultValue = "0",
+                description = "Where its snapshots begin, seconds into it (default: ${DEFAULT-VALUE}).") int capacityFrom;
+        @Option(names = "--window-threads", arity = "2", required = true, paramLabel = "SNAPSHOT",
+                description = "Snapshots at the late window's start and at the storm's end.") List<Path> windowThreads;
+        @Option(names = "--window-summary", required = true, paramLabel = "SUMMARY_JSON") Path windowSummary;
+        @Option(names = "--window-from", required = true, description = "The late window's start, seconds into the storm.")
+        int windowFrom;
+        @Option(names = "--out", description = "Also written to this file.") Path out;
+        @Option(names = "--figure-out", description = "The figure alone (microseconds, or -) to this file.") Path figureOut;
+        @Option(names = "--answers-out", description = "The window's answers (allows, refusals, late) to this file.")
+        Path answersOut;
+
+        @Override
+        public Integer call() throws IOException {
+            RefusalCost.Result result = RefusalCost.of(
+                    RefusalCost.Span.read(capacityThreads.get(0), capacityThreads.get(1), capacitySummary, capacityFrom),
+                    RefusalCost.Span.read(windowThreads.get(0), windowThreads.get(1), windowSummary, windowFrom));
+            if (out != null) {
+                Files.writeString(out, result.line() + "\n");
+            }
+            if (figureOut != null) {
+                Files.writeString(figureOut, result.figure() + "\n");
+            }
+            if (answersOut != null) {
+                Files.writeString(answersOut, result.window().answers() + "\n");
+            }
+            System.out.println(result.line());
+            return 0;
+        }
+    }
+
+    @Command(name = "jfr-top", description = "The top frames and thread groups of a recording's execution samples"
+            + " (the JSON of: jfr print --events jdk.ExecutionSample --json).")
+    static final class JfrTopCommand implements Callable<Integer> {
+        @Option(names = "--samples", required = true, paramLabel = "JSON") Path samples;
+        @Option(names = "--from", paramLabel = "INSTANT", description = "Leave out samples before it (ISO-8601, UTC).")
+        String from;
+        @Option(names = "--top", defaultValue = "15", description = "Frames shown (default: ${DEFAULT-VALUE}).") int top;
+        @Option(names = "--out", description = "Also written to this file.") Path out;
+
+        @Override
+        public Integer call() throws IOException {
+            JfrTop.Counts counts;
+            try (var in = Files.newInputStream(samples)) {
+                counts = JfrTop.count(in, from == null || from.isBlank() ? null : java.time.Instant.parse(from));
+            }
+            String report = JfrTop.report(counts, top);
+            if (out != null) {
+                Files.writeString(out, report);
+            }
+            System.out.print(report);
             return 0;
         }
     }

@@ -19,37 +19,72 @@ import io.deviceidentity.loadtest.report.Json;
  */
 public final class PodTables {
 
-    private static final String POD_ROW = "%-8s %-10s %-13s %-12s %-18s %-10s %-6s %-8s %-10s %s";
+    private static final String POD_ROW = "%-8s %-10s %-13s %-12s %-10s %-10s %-12s %-10s %-6s %-8s %-9s %-11s %s";
     private static final String COLD_ROW = "  %-7s %-12s %-8s %-7s %-9s %-5s %-22s %s";
 
     private PodTables() {
     }
 
+    /** The storm's late window [from, to), its last seconds, and the slice of its request rate, all in seconds. */
+    public record Spans(int from, int to, int last, int every) {
+    }
+
     /**
      * One pod-size row: "cpu capacity bcrypt_bound connections summary.json periods0 throttled0 ms0 periods1
-     * throttled1 ms1" as bench-pods.sh collects it (throttling "- - -" without a cgroup).
+     * throttled1 ms1 us_per_refusal" as bench-pods.sh collects it (throttling "- - -" without a cgroup, the CPU per
+     * refused answer "-" when not measured). Goodput / capacity in the late window, the last seconds and the whole
+     * storm (from the per-second series); p99 allow, late and expired in the steady-state window (its rule's start to
+     * the end); then each row's request rate per slice.
      */
-    public static String podTable(List<String> rows) {
+    public static String podTable(List<String> rows, Spans spans) {
         List<String> out = new ArrayList<>();
-        out.add(String.format(POD_ROW, "pod CPU", "capacity", "bcrypt-bound", "connections", "goodput/capacity",
-                "p99 allow", "late", "expired", "bcrypt/s", "throttled periods"));
+        out.add(String.format(POD_ROW, "pod CPU", "capacity", "bcrypt-bound", "connections", spans.from() + "-" + spans.to() + " s",
+                "last " + spans.last() + " s", "whole storm", "p99 allow", "late", "expired", "bcrypt/s", "us/refusal",
+                "throttled periods"));
+        List<String> rates = new ArrayList<>();
         for (String row : rows) {
             String[] f = row.strip().split("\\s+");
-            JsonNode steady = steadyState(Path.of(f[4]));
-            JsonNode ratio = steady.path("goodput_per_capacity");
+            Path summary = Path.of(f[4]);
+            JsonNode steady = steadyState(summary);
             JsonNode allow = steady.path("latency_allow");
             boolean hasP99 = allow.path("count").asLong() != 0 && allow.path("p99_ms").isNumber();
             double done = steady.path("wasted_work").path("bcrypts_done").asDouble();
             double seconds = steady.path("seconds").asDouble();
+            double capacity = Double.parseDouble(f[1]);
             String throttled = f[5].equals("-") ? "-" : (Long.parseLong(f[9]) - Long.parseLong(f[6])) + " of "
                     + (Long.parseLong(f[8]) - Long.parseLong(f[5]));
-            out.add(String.format(POD_ROW, f[0], Numbers.fixed(Double.parseDouble(f[1]), 2) + "/s",
-                    f[2].equals("-") ? "-" : f[2] + "/s", f[3], ratio.isNumber() ? Numbers.fixed(ratio.asDouble(), 2) : "-",
+            LateWindows windows = lateWindows(summary);
+            out.add(String.format(POD_ROW, f[0], Numbers.fixed(capacity, 2) + "/s",
+                    f[2].equals("-") ? "-" : f[2] + "/s", f[3],
+                    ratio(windows == null ? null : windows.span("late", spans.from(), spans.to(), capacity)),
+                    ratio(windows == null ? null : windows.last(spans.last(), capacity)),
+                    ratio(windows == null ? null : windows.whole(capacity)),
                     hasP99 ? Numbers.fixed(allow.path("p99_ms").asDouble() / 1000, 1) + " s" : "-",
                     steady.path("late_answers_total").asText("-"), steady.path("expired_in_queue").asText("-"),
-                    done == 0 || seconds == 0 ? "-" : Numbers.fixed(done / seconds, 2), throttled));
+                    done == 0 || seconds == 0 ? "-" : Numbers.fixed(done / seconds, 2), f.length > 11 ? f[11] : "-",
+                    throttled));
+            if (windows != null && windows.length() > 0) {
+                rates.add("  " + f[0] + " vCPU, " + f[3] + " connections: " + String.join(" ",
+                        windows.slices(spans.every()).stream().map(LateWindows::compact).toList()));
+            }
+        }
+        if (!rates.isEmpty()) {
+            out.add("Request rate per " + spans.every() + " s of the storm, per second: offered/answered/allowed/refused");
+            out.addAll(rates);
         }
         return String.join("\n", out) + "\n";
+    }
+
+    private static String ratio(LateWindows.Span span) {
+        return span == null || span.perCapacity() == null ? "-" : Numbers.fixed(span.perCapacity(), 2);
+    }
+
+    private static LateWindows lateWindows(Path summary) {
+        try {
+            return LateWindows.of(summary);
+        } catch (IOException | RuntimeException unreadable) {
+            return null;
+        }
     }
 
     private static JsonNode steadyState(Path summary) {

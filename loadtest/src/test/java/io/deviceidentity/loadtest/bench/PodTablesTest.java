@@ -9,8 +9,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The pod-size table and the cold replica's seconds, as bench-pods.sh's Python printed them before they moved here:
- * the expected text is that Python's output for the same rows, summaries and replicas.csv (src/test/resources/bench/pod).
+ * The pod-size table and the cold replica's seconds, from recorded rows, summaries and replicas.csv
+ * (src/test/resources/bench/pod).
  */
 class PodTablesTest {
 
@@ -19,16 +19,20 @@ class PodTablesTest {
     }
 
     @Test
-    void thePodSizeTableIsThePythonOnes() throws Exception {
+    void thePodSizeTableHasTheLateWindowsAndTheCostOfARefusal() throws Exception {
         assertEquals("""
-                pod CPU  capacity   bcrypt-bound  connections  goodput/capacity   p99 allow  late   expired  bcrypt/s   throttled periods
-                0.25     3.30/s     3.47/s        3            0.94               1.9 s      0      3        3.26       250 of 500
-                1        13.00/s    -             8            0.93               -          2      -        -          -
-                2        26.50/s    27.10/s       16           -                  -          -      -        -          1 of 1
+                pod CPU  capacity   bcrypt-bound  connections  40-90 s    last 30 s  whole storm  p99 allow  late   expired  bcrypt/s  us/refusal  throttled periods
+                0.25     3.30/s     3.47/s        3            -          -          -            1.9 s      0      3        3.26      412         250 of 500
+                1        13.00/s    -             8            -          -          -            -          2      -        -         -           -
+                1        15.10/s    -             28           1.04       1.05       0.94         0.9 s      0      0        14.86     -           -
+                2        26.50/s    27.10/s       16           -          -          -            -          -      -        -         -           1 of 1
+                Request rate per 10 s of the storm, per second: offered/answered/allowed/refused
+                  1 vCPU, 28 connections: 124/124/12/112 216/213/13/200 301/304/14/290 383/383/13/370 464/464/15/449 569/569/16/553 664/664/16/648 670/671/16/654
                 """, PodTables.podTable(List.of(
-                "0.25 3.30 3.47 3 " + pod("pod-0_25-8x-pool-3.json") + " 1200 340 5123 1700 590 9123",
+                "0.25 3.30 3.47 3 " + pod("pod-0_25-8x-pool-3.json") + " 1200 340 5123 1700 590 9123 412",
                 "1 13.00 - 8 " + pod("pod-1-8x-pool-8.json") + " - - - - - -",
-                "2 26.5 27.10 16 " + pod("absent.json") + " 1 1 1 2 2 2")));
+                "1 15.10 - 28 " + pod("pod-1-8x-pool-28.json") + " - - - - - - -",
+                "2 26.5 27.10 16 " + pod("absent.json") + " 1 1 1 2 2 2"), new PodTables.Spans(40, 90, 30, 10)));
     }
 
     @Test
