@@ -41,9 +41,10 @@ import java.util.function.LongSupplier;
  * </ul>
  *
  * <p>A refusal is told at once, except in the moment between the two: when the steps that would make the lane the
- * database's have each waited on it {@link #UNCLEAR_FROM_NANOS} or longer (twenty times a read) but not yet a stall.
- * A database that just went silent looks like that for its first tenth of a second, and so does one that is slow for
- * a moment. That refusal is answered once the steps have waited a stall (at most 80 ms later, by {@link Later}), as
+ * database's have each waited on it {@link #UNCLEAR_FROM_NANOS} or longer (twenty times a read) but not yet a stall,
+ * and no step has finished for as long. A database that just went silent looks like that for its first tenth of a
+ * second, and so does one that is slow for a moment; a lane whose steps keep finishing beside long ones (a flood on a
+ * saturated CPU) does not. That refusal is answered once the steps have waited a stall (at most 80 ms later, by {@link Later}), as
  * the database's if they are still waiting then, as it was refused otherwise.
  */
 final class DatabaseAttribution implements Attribution {
@@ -66,11 +67,14 @@ final class DatabaseAttribution implements Attribution {
     /** From when each thread's current request step counts as waiting on the database (see {@link #mark}). */
     private final Map<Thread, Long> runningSince = new ConcurrentHashMap<>();
     private volatile boolean databaseFailing;
+    /** When a request step last finished (the lane's clock): a silent database lets none finish. */
+    private volatile long lastFinished;
 
     DatabaseAttribution(int threads, LongSupplier clock, Later later) {
         this.threads = threads;
         this.clock = clock;
         this.later = later;
+        this.lastFinished = clock.getAsLong() - UNCLEAR_FROM_NANOS;
     }
 
     @Override
@@ -79,7 +83,9 @@ final class DatabaseAttribution implements Attribution {
         if (waited >= STALL_NANOS) {
             return CompletableFuture.failedFuture(databaseDown());
         }
-        if (waited < UNCLEAR_FROM_NANOS) {
+        if (waited < UNCLEAR_FROM_NANOS || clock.getAsLong() - lastFinished < UNCLEAR_FROM_NANOS) {
+            // Steps still finishing around the long ones: a busy lane (a flood on a saturated CPU), not a silent
+            // database, and its refusals are told at once.
             return CompletableFuture.failedFuture(refusal);
         }
         CompletableFuture<T> answer = new CompletableFuture<>();
@@ -167,6 +173,7 @@ final class DatabaseAttribution implements Attribution {
     }
 
     private void finished() {
+        lastFinished = clock.getAsLong();
         STEP_OF.remove();
         runningSince.remove(Thread.currentThread());
     }

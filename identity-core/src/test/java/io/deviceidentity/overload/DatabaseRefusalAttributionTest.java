@@ -243,6 +243,27 @@ class DatabaseRefusalAttributionTest {
     }
 
     @Test
+    void aRefusalBesideLongStepsWhileOtherStepsKeepFinishingIsToldAtOnce() throws Exception {
+        lanes.keepLater();
+        Lane busy = lanes.start(3, Duration.ZERO, 0, 0, lanes.now::get);
+        CountDownLatch twoRunning = new CountDownLatch(2);
+        CompletableFuture<Boolean> first = busy.run(DatabaseLanes.far(), () -> withConnection(twoRunning));
+        CompletableFuture<Boolean> second = busy.run(DatabaseLanes.far(), () -> withConnection(twoRunning));
+        assertTrue(twoRunning.await(5, TimeUnit.SECONDS));
+        lanes.now.addAndGet(DatabaseAttribution.STALL_NANOS / 2);
+        assertEquals(1, busy.run(DatabaseLanes.far(), () -> 1).get(5, TimeUnit.SECONDS), "a step finishes beside them");
+        CountDownLatch thirdRunning = new CountDownLatch(1);
+        CompletableFuture<Boolean> third = busy.run(DatabaseLanes.far(), () -> lanes.hold(thirdRunning));
+        assertTrue(thirdRunning.await(5, TimeUnit.SECONDS));
+
+        CompletableFuture<Integer> refused = busy.run(DatabaseLanes.far(), () -> 1);
+        assertTrue(refused.isDone(), "steps still finishing: a busy lane, not a silent database, told at once");
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(refused));
+        lanes.release.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS) && third.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
     void aRefusalWhoseStepsFinishBeforeTheyHaveWaitedAStallIsThisServicesOverload() throws Exception {
         lanes.keepLater();
         Lane slow = lanes.start(2, Duration.ZERO, 0, 0, lanes.now::get);
