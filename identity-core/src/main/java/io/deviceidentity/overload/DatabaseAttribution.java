@@ -44,8 +44,8 @@ import java.util.function.LongSupplier;
  * database's have each waited on it {@link #UNCLEAR_FROM_NANOS} or longer (twenty times a read) but not yet a stall,
  * and no step has finished for as long. A database that just went silent looks like that for its first tenth of a
  * second, and so does one that is slow for a moment; a lane whose steps keep finishing beside long ones (a flood on a
- * saturated CPU) does not. That refusal is answered once the steps have waited a stall (at most 80 ms later, by {@link Later}), as
- * the database's if they are still waiting then, as it was refused otherwise.
+ * saturated CPU) does not. That refusal is answered once the steps have waited a stall (at most 80 ms later, by
+ * {@link Later}), as the database's if they are still waiting then, as it was refused otherwise.
  */
 final class DatabaseAttribution implements Attribution {
 
