@@ -26,12 +26,12 @@ import java.util.function.LongSupplier;
  * {@link #ACQUIRING_STALL_NANOS}: the pool validates a connection idle for a second with a round trip through
  * PgBouncer, which waits on a database that does not answer as a statement does, but it also opens connections when a
  * burst grows it (a TLS handshake and a SCRAM exchange each, hundreds of milliseconds on a busy CPU), which is this
- * service's work. A pool that opens no connection for a burst ({@link PooledConnections#opensNoConnection}: it holds
- * every connection it may, or it is kept at its maximum, as the services keep theirs, and reopens only lost ones) is
- * waited on for the database path: a step waiting on it counts after {@link #STALL_NANOS}, as a statement does. That
- * is the failover's case: PgBouncer's connections to the lost primary are gone; the pool's connections to PgBouncer
- * are validated through PgBouncer, which holds the check until a server answers, or reopened once PgBouncer dropped
- * them, which waits for the same;</li>
+ * service's work. When the pool has an idle connection to lend, or is reopening one below the number it keeps
+ * ({@link PooledConnections#waitIsTheDatabasePaths}), the wait is the database path's, and the step counts after
+ * {@link #STALL_NANOS}, as a statement does. That is the failover's case: PgBouncer's connections to the lost primary
+ * are gone; the pool's connections to PgBouncer are validated through PgBouncer, which holds the check until a server
+ * answers, or reopened once PgBouncer dropped them (auth-service keeps its pool at its maximum), which waits for the
+ * same. A pool whose connections are all lent out is waited on for this service's own holders;</li>
  * <li>or a request step that reached the database failed as unavailable (its own call running out the guard's time
  * while it waited on the database counts too: the validation or statement the JDBC socket timeout cut off, plus the
  * wait for the pool, can outlast that time), and no step has succeeded since while another
@@ -109,11 +109,11 @@ final class DatabaseAttribution implements Attribution {
     }
 
     /**
-     * The step running on this thread (if a database lane's) asks the pool for a connection; {@code poolFull}: the
-     * pool opens none for it, so the wait is on the database (validation) or on another holder.
+     * The step running on this thread (if a database lane's) asks the pool for a connection; {@code databasePath}:
+     * the wait is the database path's (see {@link PooledConnections#waitIsTheDatabasePaths}).
      */
-    static void connectionWanted(boolean poolFull) {
-        mark(poolFull ? 0 : ACQUIRING_STALL_NANOS - STALL_NANOS);
+    static void connectionWanted(boolean databasePath) {
+        mark(databasePath ? 0 : ACQUIRING_STALL_NANOS - STALL_NANOS);
     }
 
     /** The step running on this thread (if a database lane's) has its connection: its statements wait from now on. */

@@ -8,7 +8,6 @@ import javax.sql.DataSource;
 
 import io.agroal.api.AgroalDataSource;
 import io.agroal.api.AgroalDataSourceMetrics;
-import io.agroal.api.configuration.AgroalConnectionPoolConfiguration;
 
 /**
  * Takes a connection from a service's bounded pool. When none becomes free within the pool's acquisition timeout
@@ -29,7 +28,7 @@ public final class PooledConnections {
 
     public static Connection take(DataSource pool) throws SQLException {
         try {
-            DatabaseAttribution.connectionWanted(opensNoConnection(pool));
+            DatabaseAttribution.connectionWanted(waitIsTheDatabasePaths(pool));
             Connection connection = pool.getConnection();
             DatabaseAttribution.connectionTaken();
             return connection;
@@ -45,23 +44,19 @@ public final class PooledConnections {
     }
 
     /**
-     * Whether {@code pool} opens no connection for a burst: it holds every connection it may (Agroal's counts: opened
-     * minus closed, against its maximum), or it is kept at its maximum ({@code min-size} = {@code max-size}) and opens
-     * one only to replace one it lost, which the database path (the database, PgBouncer) caused. A wait for a
-     * connection is then spent validating an idle one (a round trip through PgBouncer, which waits on the database as
-     * a statement does), reopening a lost one, or waiting for a holder. False for any other pool, and for a growing
-     * pool that keeps no metrics (its counts are then zero).
+     * Whether a wait for a connection from {@code pool} is a wait on the database path, not on this service: the pool
+     * has an idle connection to lend (a wait is then its validation, a round trip through PgBouncer, which waits on
+     * the database as a statement does), or it holds fewer than it keeps ({@code min-size}: it is reopening one the
+     * database path dropped). Otherwise every connection is lent out, to this service's own holders, or the pool is
+     * opening one for a burst. Agroal's counts; false for any other pool, and for one that keeps no metrics.
      */
-    public static boolean opensNoConnection(DataSource pool) {
+    public static boolean waitIsTheDatabasePaths(DataSource pool) {
         if (!(pool instanceof AgroalDataSource agroal)) {
             return false;
         }
-        AgroalConnectionPoolConfiguration configuration = agroal.getConfiguration().connectionPoolConfiguration();
-        if (configuration.minSize() >= configuration.maxSize()) {
-            return true;
-        }
         AgroalDataSourceMetrics metrics = agroal.getMetrics();
-        return metrics.creationCount() - metrics.destroyCount() >= configuration.maxSize();
+        return metrics.availableCount() > 0 || metrics.creationCount() - metrics.destroyCount()
+                < agroal.getConfiguration().connectionPoolConfiguration().minSize();
     }
 
     static boolean isAcquisitionTimeout(SQLException failure) {

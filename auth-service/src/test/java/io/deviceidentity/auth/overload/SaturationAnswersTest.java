@@ -5,6 +5,7 @@ import static io.deviceidentity.auth.support.TestDevices.device;
 import static io.deviceidentity.auth.support.TestDevices.directConnection;
 import static io.deviceidentity.auth.support.TestDevices.uniqueId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
@@ -224,12 +225,23 @@ class SaturationAnswersTest {
     }
 
     @Test
-    void thePoolOpensConnectionsOnlyToReplaceLostOnesSoAWaitForOneIsTheDatabasePaths() {
+    void aWaitOnThePoolWithIdleConnectionsIsTheDatabasePathsAndOneForConnectionsLentOutIsNot() throws SQLException {
         // What tells a wait on the database (validating an idle connection through PgBouncer, reopening one it lost)
-        // from a pool opening connections for a burst: the service keeps its pool at its maximum.
+        // from a wait for this service's own holders: the pool's counts, which the configured pool must keep.
         var configuration = pool.getConfiguration().connectionPoolConfiguration();
         assertEquals(configuration.maxSize(), configuration.minSize(), "the pool may grow for a burst");
-        assertTrue(PooledConnections.opensNoConnection(pool));
+        assertTrue(PooledConnections.waitIsTheDatabasePaths(pool), "idle connections to lend: a wait validates one");
+        List<Connection> lent = new ArrayList<>();
+        try {
+            while (lent.size() < configuration.maxSize()) {
+                lent.add(pool.getConnection());
+            }
+            assertFalse(PooledConnections.waitIsTheDatabasePaths(pool), "every connection lent out to this service");
+        } finally {
+            for (Connection connection : lent) {
+                connection.close();
+            }
+        }
     }
 
     @Test
