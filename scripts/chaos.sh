@@ -27,7 +27,9 @@
 # SKIP_BUILD [0], CHAOS_ONLY [all faults; e.g. "pgbouncer-kill postgres-freeze", "adversary", "abuse"], CHAOS_DEVICES [200],
 # CHAOS_RECOVERY_GOAL [5 s], CHAOS_IDLE [5000], CHAOS_MEMORY_LIMIT_MIB [512], CHAOS_AUTH_CPUS [0] and CHAOS_LOAD_CPUS [1]
 # (the adversary phase's split of the cores; "none" keeps everything unpinned), CHAOS_DATABASE_NICE [-5] (the
-# database's and PgBouncer's nice value during the adversary). Exits 1 when a promise is broken.
+# database's and PgBouncer's nice value during the adversary), CHAOS_CGROUP [auto; none: the services run in this
+# shell's cgroup] and CHAOS_SERVICE_SHARES [1024 x cores] (each service's cgroup, as a pod's; see start_service).
+# Exits 1 when a promise is broken.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -47,6 +49,7 @@ cd "$ROOT"
 # its steps past the lane's 25 ms allowance, which refused the known devices' reads as "stalled"; a generator niced
 # below everything instead starved the legitimate devices it also runs (docs/faults.md).
 : "${CHAOS_AUTH_CPUS:=0}" "${CHAOS_LOAD_CPUS:=1}" "${CHAOS_DATABASE_NICE:=-5}"
+: "${CHAOS_CGROUP:=auto}" "${CHAOS_SERVICE_SHARES:=$(( 1024 * $(nproc) ))}"
 # The login storm the registration burst meets: known devices at this rate (allows/s), on the fast path.
 : "${CHAOS_STORM_RATE:=200}"
 # The failover phase: its login storm's rate (known devices, fast path), and the goal for the time from a leader's
@@ -103,15 +106,47 @@ psql_db() { PGSSLMODE=verify-full PGSSLROOTCERT=$DB_CA PGPASSWORD=$DB_PASSWORD p
 
 # The command prefix that starts auth-service: empty, or taskset for the adversary phase (pin_for_adversary).
 AUTH_LAUNCH=()
+# Each service runs in a cgroup of its own, as each pod does (cpu.shares / cpu.weight: CHAOS_SERVICE_SHARES, a request
+# of every core), and is scheduled against the database, the load and each other as one group. That is what keeps
+# bcrypt's SCHED_IDLE threads (docs/overload.md) harmless: a JVM stops every thread at a safepoint (a GC, a deoptimised
+# method) and waits until each running thread reaches one. In a cgroup of its own, an idle-policy thread is then the
+# group's only runnable thread and gets the group's share at once; in the machine's root cgroup it waits for a core no
+# normal task of any other process wants, and the whole service stood still for 0.1-0.65 s at a time while the
+# database members restarted beside it (JVM safepoint log, "Reaching safepoint"), which its lanes then refused as
+# this service's overload. Where no writable cgroup exists (or CHAOS_CGROUP=none) the services run in this shell's.
+service_cgroup() { # name: prints the directory of its cgroup, made once; nothing without one
+  local dir
+  [[ "$CHAOS_CGROUP" != none ]] || return 0
+  if [[ -w /sys/fs/cgroup/cpu && -f /sys/fs/cgroup/cpu/cpu.shares ]]; then
+    dir=/sys/fs/cgroup/cpu/device-identity-chaos-$$-$1
+    mkdir -p "$dir" 2>/dev/null && echo "$CHAOS_SERVICE_SHARES" >"$dir/cpu.shares" 2>/dev/null && echo "$dir"
+  elif grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+    dir=/sys/fs/cgroup/device-identity-chaos-$$-$1
+    # cpu.weight 100 is cpu.shares 1024.
+    mkdir -p "$dir" 2>/dev/null && echo "$(( CHAOS_SERVICE_SHARES * 100 / 1024 ))" >"$dir/cpu.weight" 2>/dev/null \
+      && echo "$dir"
+  fi
+  return 0
+}
+remove_service_cgroups() {
+  local dir
+  for dir in /sys/fs/cgroup/cpu/device-identity-chaos-$$-* /sys/fs/cgroup/device-identity-chaos-$$-*; do
+    [[ -d "$dir" ]] || continue
+    for _ in $(seq 1 50); do rmdir "$dir" 2>/dev/null && break; sleep 0.1; done
+  done
+  return 0
+}
 start_service() { # name port env...
-  local name=$1 port=$2 jar attempt launch=()
+  local name=$1 port=$2 jar attempt launch=() cgroup
   shift 2
   jar=$([[ $name == auth-service ]] && echo "$AUTH_JAR" || echo "$REG_JAR")
   [[ $name == auth-service ]] && launch=("${AUTH_LAUNCH[@]}")
+  cgroup=$(service_cgroup "$name")
   # A service that exits while starting is started again, twice at most: on a machine busy with other work its first
   # connection (a SCRAM login, then Flyway) can outlast the pool's acquisition timeout, which is no fault under test.
   for attempt in 1 2 3; do
     (
+      [[ -z "$cgroup" ]] || echo "$BASHPID" >"$cgroup/cgroup.procs" || log "NOTE: $name could not join $cgroup"
       export IDENTITY_DB_HOST=127.0.0.1 IDENTITY_DB_PORT=$PGBOUNCER_PORT IDENTITY_DB_NAME=$DB_NAME
       export IDENTITY_SCHEMA_PORT=$PG_PORT IDENTITY_DB_SSLMODE=verify-full IDENTITY_DB_SSLROOTCERT=$DB_CA
       exec env "$@" "${launch[@]}" java -Xmx384m -jar "$jar"
@@ -155,6 +190,7 @@ stop_all() {
   done
   faults postgres-thaw >/dev/null 2>&1 || true
   stack db-down >/dev/null 2>&1 || true
+  remove_service_cgroups
 }
 trap stop_all EXIT
 # Moves a process and every thread of it, and its children (PostgreSQL's backends), onto CPUS.
@@ -214,7 +250,8 @@ fi
 rm -rf "$CHAOS_OUT" "$LOG_DIR"
 mkdir -p "$CHAOS_OUT" "$RUN_DIR" "$LOG_DIR"
 stack db-up >/dev/null
-log "registration-service on $REGISTRATION_PORT, auth-service on $AUTH_PORT"
+log "registration-service on $REGISTRATION_PORT, auth-service on $AUTH_PORT, each in a cgroup of its own:" \
+  "$(service_cgroup auth-service | grep -q . && echo "cpu.shares $CHAOS_SERVICE_SHARES" || echo "none (CHAOS_CGROUP=$CHAOS_CGROUP or none writable)")"
 start_registration
 start_auth
 
