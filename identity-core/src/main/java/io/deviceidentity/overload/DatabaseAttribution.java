@@ -1,9 +1,6 @@
 package io.deviceidentity.overload;
 
-import java.util.Arrays;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -32,6 +29,11 @@ import java.util.function.LongSupplier;
  * are gone; the pool's connections to PgBouncer are validated through PgBouncer, which holds the check until a server
  * answers, or reopened once PgBouncer dropped them (auth-service keeps its pool at its maximum), which waits for the
  * same. A pool whose connections are all lent out is waited on for this service's own holders;</li>
+ * <li>or a step has waited on one path to the database (the primary's pool, or the standby's) for {@link #STALL_NANOS}
+ * or longer and no step has finished on that path since it began: the path went silent while the lane's other threads
+ * still serve requests another path answers (a killed primary while the standby answers the known devices' reads),
+ * and the lane, short of the threads the silent path holds, refuses what they would have served. A busy database
+ * keeps finishing steps on every path;</li>
  * <li>or a request step that reached the database failed as unavailable (its own call running out the guard's time
  * while it waited on the database counts too: the validation or statement the JDBC socket timeout cut off, plus the
  * wait for the pool, can outlast that time), and no step has succeeded since while another
@@ -40,12 +42,13 @@ import java.util.function.LongSupplier;
  * the outage's, not a sign that this service is too small.</li>
  * </ul>
  *
- * <p>A refusal is told at once, except in the moment between the two: when the steps that would make the lane the
+ * <p>A refusal is told at once, except in the moment before those: when the steps that would make the lane the
  * database's have each waited on it {@link #UNCLEAR_FROM_NANOS} or longer (twenty times a read) but not yet a stall,
- * and no step has finished for as long. A database that just went silent looks like that for its first tenth of a
- * second, and so does one that is slow for a moment; a lane whose steps keep finishing beside long ones (a flood on a
- * saturated CPU) does not. That refusal is answered once the steps have waited a stall (at most 80 ms later, by
- * {@link Later}), as the database's if they are still waiting then, as it was refused otherwise.
+ * and no step has finished for as long, or a step has waited that long on a path that has finished none since. A
+ * database that just went silent looks like that for its first tenth of a second, and so does one that is slow for a
+ * moment; a lane whose steps keep finishing beside long ones on the same path (a flood on a saturated CPU) does not.
+ * That refusal is answered once the steps have waited a stall (at most 80 ms later, by {@link Later}), as the
+ * database's if they are still waiting then, as it was refused otherwise.
  */
 final class DatabaseAttribution implements Attribution {
 
@@ -58,34 +61,32 @@ final class DatabaseAttribution implements Attribution {
     /** How long a step must have waited for its pooled connection to count as held by the database. */
     static final long ACQUIRING_STALL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final int threads;
     private final LongSupplier clock;
     private final Later later;
     /** The database lane whose request step runs on this thread, while it runs. */
     private static final ThreadLocal<DatabaseAttribution> STEP_OF = new ThreadLocal<>();
 
-    /** From when each thread's current request step counts as waiting on the database (see {@link #mark}). */
-    private final Map<Thread, Long> runningSince = new ConcurrentHashMap<>();
+    /** Each thread's request step waiting on the database, from when and on which path (see {@link #mark}). */
+    private final HeldSteps steps;
     private volatile boolean databaseFailing;
-    /** When a request step last finished (the lane's clock): a silent database lets none finish. */
-    private volatile long lastFinished;
 
     DatabaseAttribution(int threads, LongSupplier clock, Later later) {
-        this.threads = threads;
         this.clock = clock;
         this.later = later;
-        this.lastFinished = clock.getAsLong() - UNCLEAR_FROM_NANOS;
+        this.steps = new HeldSteps(threads, clock, clock.getAsLong() - UNCLEAR_FROM_NANOS);
     }
 
     @Override
     public <T> CompletableFuture<T> tell(ServiceUnavailableException refusal) {
-        long waited = databaseFailing ? STALL_NANOS : deciding();
-        if (waited >= STALL_NANOS) {
+        if (databaseAtFault()) {
             return CompletableFuture.failedFuture(databaseDown());
         }
-        if (waited < UNCLEAR_FROM_NANOS || clock.getAsLong() - lastFinished < UNCLEAR_FROM_NANOS) {
-            // Steps still finishing around the long ones: a busy lane (a flood on a saturated CPU), not a silent
-            // database, and its refusals are told at once.
+        long deciding = steps.deciding();
+        // Steps still finishing around the long ones: a busy lane (a flood on a saturated CPU), not a silent
+        // database; unless the long ones wait on a path that has answered none of them.
+        long waited = Math.max(steps.silentFor(),
+                steps.sinceLastFinish() < UNCLEAR_FROM_NANOS ? Long.MIN_VALUE : deciding);
+        if (waited < UNCLEAR_FROM_NANOS) {
             return CompletableFuture.failedFuture(refusal);
         }
         CompletableFuture<T> answer = new CompletableFuture<>();
@@ -112,13 +113,16 @@ final class DatabaseAttribution implements Attribution {
      * The step running on this thread (if a database lane's) asks the pool for a connection; {@code databasePath}:
      * the wait is the database path's (see {@link PooledConnections#waitIsTheDatabasePaths}).
      */
-    static void connectionWanted(boolean databasePath) {
-        mark(databasePath ? 0 : ACQUIRING_STALL_NANOS - STALL_NANOS);
+    static void connectionWanted(boolean databasePath, Object path) {
+        mark(databasePath ? 0 : ACQUIRING_STALL_NANOS - STALL_NANOS, path);
     }
 
-    /** The step running on this thread (if a database lane's) has its connection: its statements wait from now on. */
-    static void connectionTaken() {
-        mark(0);
+    /**
+     * The step running on this thread (if a database lane's) has its connection from {@code path} (its pool): its
+     * statements wait from now on.
+     */
+    static void connectionTaken(Object path) {
+        mark(0, path);
     }
 
     /** Whether the database lane whose step runs on this thread finds the database at fault (false off a lane). */
@@ -127,11 +131,11 @@ final class DatabaseAttribution implements Attribution {
         return lane != null && lane.databaseAtFault();
     }
 
-    /** Held from now on, counted as held once {@code STALL_NANOS + later} has passed. */
-    private static void mark(long later) {
+    /** Held on {@code path} from now on, counted as held once {@code STALL_NANOS + later} has passed. */
+    private static void mark(long later, Object path) {
         DatabaseAttribution lane = STEP_OF.get();
         if (lane != null) {
-            lane.runningSince.put(Thread.currentThread(), lane.clock.getAsLong() + later);
+            lane.steps.waiting(path, lane.clock.getAsLong() + later, later == 0);
         }
     }
 
@@ -160,8 +164,7 @@ final class DatabaseAttribution implements Attribution {
 
     /** Whether the step on this thread has waited on the database for a stall or longer (see {@link #mark}). */
     private boolean heldByTheDatabase() {
-        Long since = runningSince.get(Thread.currentThread());
-        return since != null && clock.getAsLong() - since >= STALL_NANOS;
+        return steps.waitedHere() >= STALL_NANOS;
     }
 
     @Override
@@ -173,35 +176,12 @@ final class DatabaseAttribution implements Attribution {
     }
 
     private void finished() {
-        lastFinished = clock.getAsLong();
         STEP_OF.remove();
-        runningSince.remove(Thread.currentThread());
+        steps.finished();
     }
 
     private boolean databaseAtFault() {
-        return databaseFailing || deciding() >= STALL_NANOS;
-    }
-
-    /**
-     * How long the step that decides the lane has waited on the database: the shortest wait among the longest
-     * waiting more than half of the threads (negative or none: fewer than that many steps are waiting on it).
-     */
-    private long deciding() {
-        int needed = threads / 2 + 1;
-        long now = clock.getAsLong();
-        long[] waits = new long[threads + 1];
-        int n = 0;
-        for (long since : runningSince.values()) {
-            if (n == waits.length) {
-                break;
-            }
-            waits[n++] = now - since;
-        }
-        if (n < needed) {
-            return Long.MIN_VALUE;
-        }
-        Arrays.sort(waits, 0, n);
-        return waits[n - needed];
+        return databaseFailing || steps.deciding() >= STALL_NANOS || steps.silentFor() >= STALL_NANOS;
     }
 
     static ServiceUnavailableException databaseDown() {

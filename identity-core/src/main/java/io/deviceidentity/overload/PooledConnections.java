@@ -28,9 +28,9 @@ public final class PooledConnections {
 
     public static Connection take(DataSource pool) throws SQLException {
         try {
-            DatabaseAttribution.connectionWanted(waitIsTheDatabasePaths(pool));
+            DatabaseAttribution.connectionWanted(waitIsTheDatabasePaths(pool), pool);
             Connection connection = pool.getConnection();
-            DatabaseAttribution.connectionTaken();
+            DatabaseAttribution.connectionTaken(pool);
             return connection;
         } catch (SQLException failure) {
             if (isAcquisitionTimeout(failure)) {

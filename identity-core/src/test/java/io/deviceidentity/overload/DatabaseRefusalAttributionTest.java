@@ -27,6 +27,10 @@ import org.junit.jupiter.api.Test;
  */
 class DatabaseRefusalAttributionTest {
 
+    /** The paths a step's connection comes from: the primary's pool and a standby's. */
+    private static final Object PRIMARY = "primary";
+    private static final Object STANDBY = "standby";
+
     private final DatabaseLanes lanes = new DatabaseLanes();
     private final Lane lane = lanes.withoutQueue(2);
 
@@ -188,12 +192,12 @@ class DatabaseRefusalAttributionTest {
     void aCallThatRanOutItsTimeWaitingOnTheDatabaseNamesTheDatabaseAndOneThatDidNotWaitIsADeadline() {
         Lane timed = lanes.start(2, Duration.ZERO, 0, 0, lanes.now::get);
         assertEquals(UnavailableReason.DEADLINE, reasonOf(timed.run(DatabaseLanes.far(), () -> {
-            DatabaseAttribution.connectionTaken();
+            DatabaseAttribution.connectionTaken(PRIMARY);
             throw new TimeoutException("the guard's timeout");
         })), "a call that timed out without a stall on the database: the request's time was spent elsewhere");
 
         assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(timed.run(DatabaseLanes.far(), () -> {
-            DatabaseAttribution.connectionTaken();
+            DatabaseAttribution.connectionTaken(PRIMARY);
             lanes.now.addAndGet(DatabaseAttribution.STALL_NANOS);
             throw new TimeoutException("the guard's timeout");
         })), "its statement (or the validation of its connection) never answered: the database's doing");
@@ -251,7 +255,8 @@ class DatabaseRefusalAttributionTest {
         CompletableFuture<Boolean> second = busy.run(DatabaseLanes.far(), () -> withConnection(twoRunning));
         assertTrue(twoRunning.await(5, TimeUnit.SECONDS));
         lanes.now.addAndGet(DatabaseAttribution.STALL_NANOS / 2);
-        assertEquals(1, busy.run(DatabaseLanes.far(), () -> 1).get(5, TimeUnit.SECONDS), "a step finishes beside them");
+        assertEquals(1, busy.run(DatabaseLanes.far(), () -> answeredOn(PRIMARY)).get(5, TimeUnit.SECONDS),
+                "a step finishes beside them, on the same path");
         CountDownLatch thirdRunning = new CountDownLatch(1);
         CompletableFuture<Boolean> third = busy.run(DatabaseLanes.far(), () -> lanes.hold(thirdRunning));
         assertTrue(thirdRunning.await(5, TimeUnit.SECONDS));
@@ -261,6 +266,35 @@ class DatabaseRefusalAttributionTest {
         assertEquals(UnavailableReason.OVERLOAD, reasonOf(refused));
         lanes.release.countDown();
         assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS) && third.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aRefusalWhileAFewStepsWaitOnAPathThatAnswersNoneAndAnotherPathKeepsAnsweringNamesTheDatabase()
+            throws Exception {
+        lanes.keepLater();
+        Lane split = lanes.start(4, Duration.ZERO, 0, 0, lanes.now::get);
+        CountDownLatch onThePrimary = new CountDownLatch(2);
+        CompletableFuture<Boolean> first = split.run(DatabaseLanes.far(), () -> withConnectionOn(PRIMARY, onThePrimary));
+        CompletableFuture<Boolean> second = split.run(DatabaseLanes.far(), () -> withConnectionOn(PRIMARY, onThePrimary));
+        assertTrue(onThePrimary.await(5, TimeUnit.SECONDS));
+        lanes.now.addAndGet(DatabaseAttribution.STALL_NANOS / 2);
+        assertEquals(1, split.run(DatabaseLanes.far(), () -> answeredOn(STANDBY)).get(5, TimeUnit.SECONDS),
+                "the standby answers a read beside them");
+        CountDownLatch onTheStandby = new CountDownLatch(2);
+        CompletableFuture<Boolean> third = split.run(DatabaseLanes.far(), () -> withConnectionOn(STANDBY, onTheStandby));
+        CompletableFuture<Boolean> fourth = split.run(DatabaseLanes.far(), () -> withConnectionOn(STANDBY, onTheStandby));
+        assertTrue(onTheStandby.await(5, TimeUnit.SECONDS));
+
+        CompletableFuture<Integer> refused = split.run(DatabaseLanes.far(), () -> 1);
+        assertFalse(refused.isDone(), "half the threads on a primary that has answered neither of them: not yet clear");
+        lanes.now.addAndGet(DatabaseAttribution.STALL_NANOS / 2);
+        assertEquals(1, lanes.runLater());
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(refused),
+                "a stall later the primary has still answered none: the threads it holds are what the lane lacks");
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(split.run(DatabaseLanes.far(), () -> 1)));
+        lanes.release.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS)
+                && third.get(5, TimeUnit.SECONDS) && fourth.get(5, TimeUnit.SECONDS));
     }
 
     @Test
@@ -286,7 +320,7 @@ class DatabaseRefusalAttributionTest {
 
     /** A step that has its pooled connection and waits on the database until {@code done}. */
     private static boolean withConnectionUntil(CountDownLatch running, CountDownLatch done) {
-        DatabaseAttribution.connectionTaken();
+        DatabaseAttribution.connectionTaken(PRIMARY);
         return DatabaseLanes.holdUntil(running, done);
     }
 
@@ -314,20 +348,31 @@ class DatabaseRefusalAttributionTest {
 
     /** A step that waits for its pooled connection, from a pool still opening connections, until released. */
     private boolean waitingForConnection(CountDownLatch running) {
-        DatabaseAttribution.connectionWanted(false);
+        DatabaseAttribution.connectionWanted(false, PRIMARY);
         return lanes.hold(running);
     }
 
     /** A step that waits for its pooled connection, from a pool with every connection open, until released. */
     private boolean waitingOnAFullPool(CountDownLatch running) {
-        DatabaseAttribution.connectionWanted(true);
+        DatabaseAttribution.connectionWanted(true, PRIMARY);
         return lanes.hold(running);
     }
 
     /** A step that has its pooled connection and waits on the database until released. */
     private boolean withConnection(CountDownLatch running) {
-        DatabaseAttribution.connectionTaken();
+        return withConnectionOn(PRIMARY, running);
+    }
+
+    /** A step that has its connection from {@code path} and waits on the database until released. */
+    private boolean withConnectionOn(Object path, CountDownLatch running) {
+        DatabaseAttribution.connectionTaken(path);
         return lanes.hold(running);
+    }
+
+    /** A step that has its connection from {@code path} and is answered at once. */
+    private static int answeredOn(Object path) {
+        DatabaseAttribution.connectionTaken(path);
+        return 1;
     }
 
     @Test
