@@ -79,7 +79,10 @@ sample("fail-other-5xx", "no 5xx other than 503",
 sample("fail-breaker-never-closed", "failover: the circuit breaker closed by itself",
        {"failover.jsonl.append": line(k="revoked", id=revoked["id"], t=end, d=0.01, status=503,
                                       reason="backend_unavailable+circuit_open", result="")})
+# A refusal in the first gap that names this service instead of the database.
+sample("fail-overload-in-a-gap", "failover: auth-service answered 503 naming the database in the gaps",
+       {"events.jsonl.append": line(w="auth", kind="known", t=mid, d=0.01, status=503, reason="overload", result="")})
 # What the recorded run broke, in its own verdict: FailoverVerdictTest requires exactly these to fail.
 summary = json.load(open(os.path.join(out_dir, "summary.json")))
 open(os.path.join(run, "broken"), "w").write("".join(v["promise"] + "\n" for v in summary["verdicts"] if not v["ok"]))
-print("recorded", run, "and 5 failing samples")
+print("recorded", run, "and 6 failing samples")

@@ -30,7 +30,7 @@ class FailoverVerdictTest {
     /** A broken promise of each kind the failover phase makes must have a failing sample. */
     private static final List<String> REQUIRED_FAILURES = List.of("fail-acknowledged-put-lost",
             "fail-acknowledged-delete-not-revoked", "fail-revoked-device-allowed", "fail-other-5xx",
-            "fail-breaker-never-closed");
+            "fail-breaker-never-closed", "fail-overload-in-a-gap");
 
     @Test
     void everyBrokenPromiseHasAFailingSample() throws IOException {
