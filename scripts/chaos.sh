@@ -111,7 +111,7 @@ AUTH_LAUNCH=()
 # bcrypt's SCHED_IDLE threads (docs/overload.md) harmless: a JVM stops every thread at a safepoint (a GC, a deoptimised
 # method) and waits until each running thread reaches one. In a cgroup of its own, an idle-policy thread is then the
 # group's only runnable thread and gets the group's share at once; in the machine's root cgroup it waits for a core no
-# normal task of any other process wants, and the whole service stood still for 0.1-0.65 s at a time while the
+# normal task of any other process wants, and the whole service stood still for up to 0.65 s at a time while the
 # database members restarted beside it (JVM safepoint log, "Reaching safepoint"), which its lanes then refused as
 # this service's overload. Where no writable cgroup exists (or CHAOS_CGROUP=none) the services run in this shell's.
 service_cgroup() { # name: prints the directory of its cgroup, made once; nothing without one
