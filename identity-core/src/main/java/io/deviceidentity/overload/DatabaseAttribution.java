@@ -36,8 +36,8 @@ import java.util.function.LongSupplier;
  * keeps finishing steps on every path;</li>
  * <li>or a request step that reached the database failed as unavailable (its own call running out the guard's time
  * while it waited on the database counts too: the validation or statement the JDBC socket timeout cut off, plus the
- * wait for the pool, can outlast that time), and no step has succeeded since while another
- * thread of the lane was idle: the requests refused while the lane drains the backlog the outage built (every device
+ * wait for the pool, can outlast that time), and since then no step has succeeded while another thread of the lane
+ * was idle and no step begun during the outage was still waiting: the requests refused while the lane drains the backlog the outage built (every device
  * retrying at once), and those refused while a read to a standby succeeds beside reads hanging on the primary, are
  * the outage's, not a sign that this service is too small.</li>
  * </ul>
@@ -135,7 +135,7 @@ final class DatabaseAttribution implements Attribution {
     private static void mark(long later, Object path) {
         DatabaseAttribution lane = STEP_OF.get();
         if (lane != null) {
-            lane.steps.waiting(path, lane.clock.getAsLong() + later, later == 0);
+            lane.steps.waiting(path, lane.clock.getAsLong() + later, later == 0, lane.databaseFailing);
         }
     }
 
@@ -170,7 +170,9 @@ final class DatabaseAttribution implements Attribution {
     @Override
     public void succeeded(boolean drained) {
         finished();
-        if (drained) {
+        // Not while a step that began in the outage still waits: the database still holds that thread (a connection
+        // to the lost primary), and the lane, short of it, refuses what the new primary's first answers let in.
+        if (drained && !steps.anyFromAnOutage()) {
             databaseFailing = false;
         }
     }

@@ -17,9 +17,10 @@ final class HeldSteps {
 
     /**
      * A step waiting on the database: from {@code since} (the lane's clock), on {@code path}; {@code onThePath}: waiting
-     * for the path itself (a statement, a validation), not for a connection this service's own holders have.
+     * for the path itself (a statement, a validation), not for a connection this service's own holders have;
+     * {@code inAnOutage}: it began while the database was failing.
      */
-    private record Held(long since, Path path, boolean onThePath) {
+    private record Held(long since, Path path, boolean onThePath, boolean inAnOutage) {
     }
 
     /** A path by identity: a pool's own equals and hashCode are not for this (a proxy's would run its handler). */
@@ -49,11 +50,16 @@ final class HeldSteps {
     }
 
     /**
-     * The step on this thread waits on {@code path} and counts as waiting from {@code since}; {@code onThePath} (see
-     * {@link Held}).
+     * The step on this thread waits on {@code path} and counts as waiting from {@code since}; {@code onThePath} and
+     * {@code inAnOutage} (see {@link Held}).
      */
-    void waiting(Object path, long since, boolean onThePath) {
-        held.put(Thread.currentThread(), new Held(since, new Path(path), onThePath));
+    void waiting(Object path, long since, boolean onThePath, boolean inAnOutage) {
+        held.put(Thread.currentThread(), new Held(since, new Path(path), onThePath, inAnOutage));
+    }
+
+    /** Whether a step that began while the database was failing still waits on it. */
+    boolean anyFromAnOutage() {
+        return held.values().stream().anyMatch(Held::inAnOutage);
     }
 
     /** The step on this thread finished (answered or failed): a finish on the path it waited on. */

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.reflect.Proxy;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -75,6 +77,47 @@ class DatabaseRefusalAttributionTest {
                 "a database that answered again makes a full lane overload once more");
         stillHeld.countDown();
         assertTrue(third.get(5, TimeUnit.SECONDS) && fourth.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aLaneStaysTheDatabasesWhileStepsBegunDuringTheOutageStillWaitThoughTheNewPrimaryAnswers() throws Exception {
+        Lane wide = lanes.start(4, Duration.ZERO, 0, 0, lanes.now::get);
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(wide.run(DatabaseLanes.far(), () -> {
+            throw new SQLException("connection refused", "08001");
+        })));
+        CountDownLatch onTheLostPrimary = new CountDownLatch(2);
+        CompletableFuture<Boolean> first = wide.run(DatabaseLanes.far(), () -> withConnection(onTheLostPrimary));
+        CompletableFuture<Boolean> second = wide.run(DatabaseLanes.far(), () -> withConnection(onTheLostPrimary));
+        assertTrue(onTheLostPrimary.await(5, TimeUnit.SECONDS));
+        lanes.now.addAndGet(DatabaseAttribution.STALL_NANOS);
+        assertEquals(1, wide.run(DatabaseLanes.far(), () -> answeredOn(PRIMARY)).get(5, TimeUnit.SECONDS),
+                "the new primary answers a step while two threads are free");
+        CountDownLatch fresh = new CountDownLatch(2);
+        CountDownLatch freshDone = new CountDownLatch(1);
+        CompletableFuture<Boolean> third = wide.run(DatabaseLanes.far(), () -> DatabaseLanes.holdUntil(fresh, freshDone));
+        CompletableFuture<Boolean> fourth = wide.run(DatabaseLanes.far(), () -> DatabaseLanes.holdUntil(fresh, freshDone));
+        assertTrue(fresh.await(5, TimeUnit.SECONDS));
+
+        assertEquals(UnavailableReason.BACKEND_UNAVAILABLE, reasonOf(wide.run(DatabaseLanes.far(), () -> 1)),
+                "two threads still wait on connections the outage left: the lane is short of them by its doing");
+        lanes.release.countDown();
+        freshDone.countDown();
+        assertTrue(first.get(5, TimeUnit.SECONDS) && second.get(5, TimeUnit.SECONDS)
+                && third.get(5, TimeUnit.SECONDS) && fourth.get(5, TimeUnit.SECONDS));
+        assertEquals(1, wide.run(DatabaseLanes.far(), () -> answeredOn(PRIMARY)).get(5, TimeUnit.SECONDS));
+        CountDownLatch full = new CountDownLatch(4);
+        CountDownLatch fullDone = new CountDownLatch(1);
+        List<CompletableFuture<Boolean>> busy = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            busy.add(wide.run(DatabaseLanes.far(), () -> DatabaseLanes.holdUntil(full, fullDone)));
+        }
+        assertTrue(full.await(5, TimeUnit.SECONDS));
+        assertEquals(UnavailableReason.OVERLOAD, reasonOf(wide.run(DatabaseLanes.far(), () -> 1)),
+                "nothing left of the outage: a full lane is this service's overload again");
+        fullDone.countDown();
+        for (CompletableFuture<Boolean> step : busy) {
+            assertTrue(step.get(5, TimeUnit.SECONDS));
+        }
     }
 
     @Test
