@@ -18,7 +18,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 java_home="${NATIVE_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-out="${1:-$repo/native/target/clibraries}"
+out="$(realpath -m "${1:-$repo/native/target/clibraries}")"
 WRITTEN_FOR=25.0.2
 JDK_LIBRARIES=(java nio net zip extnet management_ext)
 
@@ -56,7 +56,7 @@ archive() { # archive <name> <sources...>
   ar rcs "$out/lib$name.a" "${objects[@]}"
 }
 archive libchelper libchelper/cpufeatures.c libchelper/linux.c libchelper/locale.c libchelper/timezone.c \
-  libchelper/signals.c
+  libchelper/signals.c libchelper/variadic.c
 archive jvm jvm/jvm.c
 archive svm_container container/container.c
 archive jdkonload jdk/onload.c
