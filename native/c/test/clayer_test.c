@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <fcntl.h>
 #include <jni.h>
 #include <limits.h>
 #include <signal.h>
@@ -32,6 +33,8 @@ int cSunMiscSignal_awaitSemaphore(void);
 int cSunMiscSignal_signalRangeCheck(int signal);
 int cSunMiscSignal_checkPendingSignal(void);
 void (*cSunMiscSignal_signalHandlerFunctionPointer(void))(int);
+int openSII(const char *pathname, int flags, int mode);
+int fprintfSD(FILE *stream, const char *format, const char *arg0, int arg1);
 /* libsvm_container */
 void svm_container_set_paths(const char *cgroup_root, const char *proc_self_cgroup);
 int svm_container_initialize(int version);
@@ -216,6 +219,29 @@ static void thread_calls_answer_for_the_calling_thread(void) {
     munmap(moved, 4 * page);
 }
 
+static void variadic_wrappers_pass_every_argument(void) {
+    char path[] = "/tmp/clayer-open-XXXXXX";
+    int probe = mkstemp(path);
+    close(probe);
+    unlink(path);
+    mode_t old = umask(0);
+    int fd = openSII(path, O_CREAT | O_WRONLY | O_EXCL, 0640);
+    umask(old);
+    struct stat st;
+    CHECK(fd >= 0 && fstat(fd, &st) == 0 && (st.st_mode & 0777) == 0640, "open's mode argument arrives");
+    FILE *f = fdopen(fd, "w");
+    fprintfSD(f, "Fatal error: %s (code %d)\n", "no thread", 13);
+    fclose(f);
+    char line[64] = {0};
+    f = fopen(path, "r");
+    CHECK(f != NULL && fgets(line, sizeof(line), f) != NULL && strcmp(line, "Fatal error: no thread (code 13)\n") == 0,
+          "fprintf's string and int arguments arrive: %s", line);
+    if (f != NULL) {
+        fclose(f);
+    }
+    unlink(path);
+}
+
 static void write_file(const char *dir, const char *name, const char *content) {
     char path[PATH_MAX * 2];
     snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -305,6 +331,7 @@ int main(int argc, char **argv) {
     time_zone_follows_tz_first();
     c_locale_reads_as_en_us();
     thread_calls_answer_for_the_calling_thread();
+    variadic_wrappers_pass_every_argument();
     container_reads_cgroup_v2_limits_up_the_hierarchy();
     jdk_libraries_bind_to_the_shim();
     printf(failures == 0 ? "clayer_test: all checks passed\n" : "clayer_test: %d check(s) failed\n", failures);
