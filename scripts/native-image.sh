@@ -63,7 +63,10 @@ case "$mode" in
     out="$here/$service/target/native"
     # The executable finds those shared libraries beside itself ($ORIGIN), where they are copied after the link.
     extra=(--c-library-path="$here/native/c" --c-library-path="$here/native/target/clibraries"
-           '-H:LinkerRPath=$ORIGIN') ;;
+           '-H:LinkerRPath=$ORIGIN'
+           # The compiler's per-method alarm counts wall-clock time (300 s): on a shared machine, where a niced
+           # builder can be starved or paused for minutes, it failed trivial methods. No limit here.
+           -H:CompilationExpirationPeriod=0) ;;
   *) echo "usage: native-image.sh analyse|build <service>" >&2; exit 2 ;;
 esac
 
