@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 MVN ?= mvn -B
 
-.PHONY: up restart down status install-deps test test-busy test-db-up test-db-down native-sources native-analysis native native-test
+.PHONY: up restart down status install-deps test test-busy test-db-up test-db-down native-sources native-analysis native native-container native-test
 
 comma := ,
 space := $(subst ,, )
@@ -76,12 +76,20 @@ native-analysis:
 	native/c/test.sh
 	$(foreach service,$(SERVICES),scripts/native-image.sh analyse $(service) && ) true
 
-## native: native executables of the services, compiled inside the Mandrel builder image (needs Docker or Podman)
-native:
+## native: native executables of the services on this machine, with no container engine: the GraalVM builder from
+## Maven Central on the machine's Temurin 25 and the project's C layer (native/c/, docs/native.md), for proof and
+## measurement. <service>/target/native/<service>-<version>-runner, with the shared libraries it loads beside it.
+## About 6 minutes and 4.7 GB of memory per service, one at a time.
+native: native-sources
+	$(foreach service,$(SERVICES),scripts/native-image.sh build $(service) && ) true
+
+## native-container: the shipped native executables, compiled inside the Mandrel builder image (needs Docker or
+## Podman): <service>/target/<service>-<version>-runner, what Dockerfile.native packages
+native-container:
 	$(MVN) package -DskipTests -pl $(subst $(space),$(comma),$(SERVICES)) -am \
 	  -Dquarkus.native.enabled=true -Dquarkus.native.container-build=true
 
-## native-test: `native`, then the @QuarkusIntegrationTest suites against the native executables, on the test stack
+## native-test: `native-container`, then the @QuarkusIntegrationTest suites against the native executables, on the test stack
 ## (the JVM-mode unit and @QuarkusTest tests are skipped: `make test` runs them)
 native-test:
 	$(TEST_STACK) db-up test

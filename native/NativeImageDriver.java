@@ -117,6 +117,11 @@ public final class NativeImageDriver {
         command.addAll(List.of("-XX:+UseParallelGC", "-XX:+UnlockExperimentalVMOptions", "-XX:+EnableJVMCI",
                 "-XX:-UseJVMCICompiler", "-Xss10m", "-Xmx" + xmx, "-XX:+ExitOnOutOfMemoryError",
                 "-Djava.awt.headless=true",
+                // As GraalVM's launcher: the builder's module may call native code. The image copies this flag to
+                // its own modules, and without it the image's first System.loadLibrary("java") takes the
+                // restricted-method warning path, which reads a file attribute through libjava before the image
+                // has initialised libjava's platform encoding, and the isolate fails to start.
+                "--enable-native-access=org.graalvm.nativeimage.builder",
                 "-Dorg.graalvm.version=" + GRAALVM_VERSION,
                 "-Dorg.graalvm.vendor=GraalVM Community (Maven Central builder)",
                 // Quarkus parses this to learn the builder's version (it must look like GraalVM's own).

@@ -4,7 +4,8 @@
 # <service>/target/native-sources/. Production images come from the official builder image instead (docs/native.md).
 #
 #   scripts/native-image.sh analyse <service>   points-to analysis and image-heap scan only (in `make test`)
-#   scripts/native-image.sh build <service>     the executable, <service>/target/native/<name>
+#   scripts/native-image.sh build <service>     the executable, <service>/target/native/<name>-runner, and the
+#                                                shared libraries it loads from its own directory
 #
 # NATIVE_JAVA_HOME: the JDK 25 to run the builder on (default: Temurin 25 under /usr/lib/jvm).
 # NATIVE_BUILDER_XMX: the builder's heap (default 6g; the analysis of one service peaks near 4.1 GB RSS, a full build near 4.7 GB).
@@ -56,17 +57,22 @@ case "$mode" in
     out="$here/$service/target/native-analysis"
     extra=(--analysis-only --c-library-path="$here/native/c") ;;
   build)
-    # A full link needs the JDK's static libraries and SVM's C helpers, which no reachable registry publishes for
-    # JDK 25 and which the project's C layer does not provide yet (docs/native.md): say so instead of failing late.
-    if [[ ! -f "$here/native/target/clibraries/liblibchelper.a" ]]; then
-      echo "native: no local link yet: native/target/clibraries/ lacks the C helpers a full build links" \
-        "(docs/native.md); production executables come from the builder image (make native)" >&2
-      exit 3
-    fi
+    # The C layer a full link needs and no registry publishes for this JDK (native/c/build.sh, seconds): SVM's C
+    # helpers, and the JDK's shared libraries standing in for its static ones, with the libjvm.so shim they need.
+    "$here/native/c/build.sh" "$here/native/target/clibraries"
     out="$here/$service/target/native"
-    extra=(--c-library-path="$here/native/c" --c-library-path="$here/native/target/clibraries") ;;
+    # The executable finds those shared libraries beside itself ($ORIGIN), where they are copied after the link.
+    extra=(--c-library-path="$here/native/c" --c-library-path="$here/native/target/clibraries"
+           '-H:LinkerRPath=$ORIGIN'
+           # The compiler's per-method alarm counts wall-clock time (300 s): on a shared machine, where a niced
+           # builder can be starved or paused for minutes, it failed trivial methods. No limit here.
+           -H:CompilationExpirationPeriod=0) ;;
   *) echo "usage: native-image.sh analyse|build <service>" >&2; exit 2 ;;
 esac
 
-exec "$builder_jdk/bin/java" "$here/native/NativeImageDriver.java" "$sources" "$modules" "$compiler" "$out" \
+"$builder_jdk/bin/java" "$here/native/NativeImageDriver.java" "$sources" "$modules" "$compiler" "$out" \
   --xmx="${NATIVE_BUILDER_XMX:-6g}" "${extra[@]}" "${@:3}"
+if [[ "$mode" == build ]]; then
+  cp "$here/native/target/clibraries/"*.so "$out/"
+  echo "native: $(ls "$out"/*-runner) with its shared libraries beside it: $(cd "$out" && ls ./*.so | xargs)"
+fi

@@ -35,14 +35,7 @@ class MakeTestTest {
 
     @Test
     void makeTestRunsTheNativeAnalysisOfEveryQuarkusServiceAfterTheNativeSources() throws Exception {
-        List<String> commands = dryRun("test");
-        int nativeSources = indexOf(commands, "-Dquarkus.native.sources-only=true");
-        int analysis = indexOf(commands, "scripts/native-image.sh analyse");
-        assertTrue(nativeSources >= 0 && analysis > nativeSources, "make -n test: " + commands);
-        for (String service : Repo.quarkusServices()) {
-            assertTrue(commands.get(analysis).contains("scripts/native-image.sh analyse " + service + " "),
-                    commands.get(analysis));
-        }
+        assertRunsForEveryServiceAfterTheNativeSources(dryRun("test"), "scripts/native-image.sh analyse");
     }
 
     @Test
@@ -50,6 +43,32 @@ class MakeTestTest {
         String commands = String.join(" ", dryRun("native-test"));
         assertTrue(commands.contains("verify") && commands.contains("-Dquarkus.native.container-build=true"), commands);
         assertTrue(commands.contains("-Dtest.pg.port=") && commands.contains("-Dtest.pgbouncer.port="), commands);
+    }
+
+    @Test
+    void makeNativeLinksEveryQuarkusServiceWithTheLocalToolchainAndMakeTestNever() throws Exception {
+        List<String> commands = dryRun("native");
+        assertRunsForEveryServiceAfterTheNativeSources(commands, "scripts/native-image.sh build");
+        assertTrue(String.join(" ", commands).indexOf("container-build") < 0, "make -n native: " + commands);
+        // A full link takes minutes and GBs per service: CI's `make test` runs only the C layer's own tests.
+        assertEquals(-1, indexOf(dryRun("test"), "scripts/native-image.sh build"));
+        assertTrue(indexOf(dryRun("test"), "native/c/test.sh") >= 0);
+    }
+
+    @Test
+    void makeNativeContainerBuildsInTheBuilderImage() throws Exception {
+        String commands = String.join(" ", dryRun("native-container"));
+        assertTrue(commands.contains("package") && commands.contains("-Dquarkus.native.container-build=true"), commands);
+    }
+
+    /** The script runs once per Quarkus service, in a command after the native-sources build. */
+    private static void assertRunsForEveryServiceAfterTheNativeSources(List<String> commands, String script) {
+        int nativeSources = indexOf(commands, "-Dquarkus.native.sources-only=true");
+        int run = indexOf(commands, script);
+        assertTrue(nativeSources >= 0 && run > nativeSources, "make -n: " + commands);
+        for (String service : Repo.quarkusServices()) {
+            assertTrue(commands.get(run).contains(script + " " + service + " "), commands.get(run));
+        }
     }
 
     private static List<String> dryRun(String target) throws IOException, InterruptedException {

@@ -40,7 +40,8 @@ public class ApiDocumentation implements OASFilter {
     public static final String BEARER = "bearer";
     private static final String SCHEMAS = "#/components/schemas/";
 
-    private static final Map<String, Map.Entry<String, Class<?>>> REQUEST_BODIES = Map.of(
+    /** The request body of each operation that has one (package-private: ApiSchemaTypesTest reads it). */
+    static final Map<String, Map.Entry<String, Class<?>>> REQUEST_BODIES = Map.of(
             ApiAnswers.PUT_DEVICE, Map.entry(ApiAnswers.JSON, RequestBodies.Registration.class),
             ApiAnswers.IMPORT_DEVICES, Map.entry(ImportResource.NDJSON, RequestBodies.ImportLine.class));
 
