@@ -63,10 +63,18 @@ final class HttpTransport implements Transport {
 
     @Override
     public void send(Buffer body, Handler<AsyncResult<Answer>> done) {
-        http.request(request)
+        HttpClient via = http;
+        via.request(request)
                 .compose(req -> req.send(body))
                 .compose(response -> response.body().map(b -> AnswerParser.parse(response.statusCode(), b)))
-                .onComplete(done);
+                .onComplete(result -> {
+                    if (result.failed()) {
+                        // The connection failed: whichever Vert.x reports first, this or its close, replaces the
+                        // client, so that a retry goes out on a new connection, not a resumed one.
+                        connectionClosed(via);
+                    }
+                    done.handle(result);
+                });
     }
 
     /**
