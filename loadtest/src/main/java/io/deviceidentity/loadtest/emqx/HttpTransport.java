@@ -63,18 +63,10 @@ final class HttpTransport implements Transport {
 
     @Override
     public void send(Buffer body, Handler<AsyncResult<Answer>> done) {
-        HttpClient via = http;
-        via.request(request)
+        http.request(request)
                 .compose(req -> req.send(body))
                 .compose(response -> response.body().map(b -> AnswerParser.parse(response.statusCode(), b)))
-                .onComplete(result -> {
-                    if (result.failed()) {
-                        // The connection failed: whichever Vert.x reports first, this or its close, replaces the
-                        // client, so that a retry goes out on a new connection, not a resumed one.
-                        connectionClosed(via);
-                    }
-                    done.handle(result);
-                });
+                .onComplete(done);
     }
 
     /**

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -132,35 +131,6 @@ class HttpsTransportTest {
             transport.close();
         }
         assertEquals(3, new HashSet<>(sessionsCreated).size(), "a session was resumed: " + sessionsCreated);
-    }
-
-    /**
-     * The service drops the connection under the first request: ehttpc retries on the same worker, over a new
-     * connection with a full handshake, and the retry is answered; one retry, one new connection.
-     */
-    @Test
-    void aRetryAfterTheConnectionDroppedGoesOutOnANewFullHandshake() throws Exception {
-        List<Long> sessionsCreated = Collections.synchronizedList(new ArrayList<>());
-        AtomicInteger seen = new AtomicInteger();
-        HttpServerOptions options = new HttpServerOptions().setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
-                .setCertPath(ca.certificate("auth-service").toString()).setKeyPath(ca.key("auth-service").toString()));
-        int dropping = vertx.createHttpServer(options).requestHandler(request -> {
-            sessionsCreated.add(request.connection().sslSession().getCreationTime());
-            if (seen.incrementAndGet() == 1) {
-                // Later than the session's creation millisecond, so a new session cannot share it by chance.
-                vertx.setTimer(20, id -> request.connection().close());
-                return;
-            }
-            request.response().putHeader("content-type", "application/json").end("{\"result\":\"allow\"}");
-        }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS).actualPort();
-        CompletableFuture<Answer> answer = new CompletableFuture<>();
-        vertx.runOnContext(ignored -> new EmqxAuthnClient(vertx,
-                URI.create("https://127.0.0.1:" + dropping + "/mqtt/authn"), new ClientTls(Optional.of(ca.caCertificate())),
-                1, 1, Duration.ofSeconds(10), new RecordingListener()).authenticate(BODY, answer::complete));
-
-        assertEquals(new Answer(200, "allow"), answer.get(60, TimeUnit.SECONDS));
-        assertEquals(2, seen.get(), "one retry");
-        assertEquals(2, new HashSet<>(sessionsCreated).size(), "the retry's connection resumed a session");
     }
 
     private AsyncResult<Answer> send(URI url, ClientTls tls) throws Exception {
