@@ -28,7 +28,6 @@ final class HttpTransport implements Transport {
     private final HttpClientOptions options;
     private final RequestOptions request;
     private HttpClient http;
-    private boolean closed;
 
     HttpTransport(Vertx vertx, URI url, ClientTls tls, int pipelining) {
         HttpClientOptions options = new HttpClientOptions()
@@ -70,27 +69,11 @@ final class HttpTransport implements Transport {
     }
 
     /**
-     * A client of its own for each connection. Vert.x keeps TLS sessions per client and would resume one when it
-     * reconnects; EMQX never does: when its connection closes (the server closed it, a transport error, or ehttpc
-     * dropped it as jammed) ehttpc's next request opens a new gun connection ({@code handle_client_down}, then
-     * {@code open/1}), and Erlang's ssl client resumes no TLS 1.3 session ({@code session_tickets} is off by default
-     * and EMQX does not set it), so the server pays a full handshake each time. So a closed connection's client is
-     * replaced, and the next request opens a connection with a fresh client.
+     * A client of its own for each connection: Vert.x keeps TLS sessions per client, so a new connection after
+     * {@link #reconnect()} resumes nothing and pays a full handshake, as Erlang's ssl client does for EMQX.
      */
     private HttpClient open() {
-        HttpClient[] opened = new HttpClient[1];
-        opened[0] = vertx.httpClientBuilder()
-                .with(options)
-                .with(new PoolOptions().setHttp1MaxSize(1))
-                .withConnectHandler(connection -> connection.closeHandler(closed -> connectionClosed(opened[0])))
-                .build();
-        return opened[0];
-    }
-
-    private void connectionClosed(HttpClient of) {
-        if (!closed && of == http) {
-            reconnect();
-        }
+        return vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(1));
     }
 
     @Override
@@ -102,7 +85,6 @@ final class HttpTransport implements Transport {
 
     @Override
     public Future<Void> close() {
-        closed = true;
         return http.close();
     }
 }

@@ -5,10 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -101,36 +97,6 @@ class HttpsTransportTest {
                 new ClientTls(Optional.of(ca.caCertificate())));
         assertTrue(result.failed(), "a certificate for another host name was accepted");
         assertEquals(0, requestsOverTls.get() + plainRequests.get());
-    }
-
-    /**
-     * EMQX's client resumes no TLS session: after the service closed the connection, the next request's connection
-     * is a full handshake. The server sees a session created anew each time (a resumed session keeps the creation
-     * time of the one it resumes).
-     */
-    @Test
-    void eachNewConnectionIsAFullHandshakeNotAResumedSession() throws Exception {
-        List<Long> sessionsCreated = Collections.synchronizedList(new ArrayList<>());
-        HttpServerOptions options = new HttpServerOptions().setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
-                .setCertPath(ca.certificate("auth-service").toString()).setKeyPath(ca.key("auth-service").toString()));
-        int closing = vertx.createHttpServer(options).requestHandler(request -> {
-            sessionsCreated.add(request.connection().sslSession().getCreationTime());
-            request.response().putHeader("content-type", "application/json").putHeader("connection", "close")
-                    .end("{\"result\":\"allow\"}");
-        }).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS).actualPort();
-        HttpTransport transport = new HttpTransport(vertx, URI.create("https://127.0.0.1:" + closing + "/mqtt/authn"),
-                new ClientTls(Optional.of(ca.caCertificate())), 1);
-        try {
-            for (int i = 0; i < 3; i++) {
-                CompletableFuture<AsyncResult<Answer>> done = new CompletableFuture<>();
-                vertx.runOnContext(ignored -> transport.send(BODY, done::complete));
-                assertTrue(done.get(60, TimeUnit.SECONDS).succeeded());
-                Thread.sleep(20); // session creation times are in milliseconds
-            }
-        } finally {
-            transport.close();
-        }
-        assertEquals(3, new HashSet<>(sessionsCreated).size(), "a session was resumed: " + sessionsCreated);
     }
 
     private AsyncResult<Answer> send(URI url, ClientTls tls) throws Exception {
