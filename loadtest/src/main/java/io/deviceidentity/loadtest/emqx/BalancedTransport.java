@@ -42,12 +42,22 @@ final class BalancedTransport implements Transport {
         Transport via = connection;
         inFlight++;
         via.send(body, result -> {
-            inFlight--;
-            if (via == connection && (result.failed() || reopenRequested && inFlight == 0)) {
-                drop();
+            if (via == connection) {
+                inFlight--;
+                if (result.failed() || reopenRequested && inFlight == 0) {
+                    drop();
+                }
             }
             done.handle(result);
         });
+    }
+
+    /** Drops the connection now, requests in flight and all, and opens one to a replica the Service picks. */
+    @Override
+    public void reconnect() {
+        if (connection != null) {
+            drop();
+        }
     }
 
     /** Closes the connection once nothing is in flight on it (at once if nothing is). */
@@ -70,6 +80,7 @@ final class BalancedTransport implements Transport {
     }
 
     private void drop() {
+        inFlight = 0;
         connection.close();
         service.disconnected(endpoint);
         connection = null;

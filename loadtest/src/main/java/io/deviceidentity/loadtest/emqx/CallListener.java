@@ -26,6 +26,13 @@ public interface CallListener {
     default void answeredBy(String replica, Answer answer, boolean inTime) {
     }
 
+    /**
+     * A worker's connection was dropped as jammed (every request on it expired more than {@code max_inactive} ago
+     * without an answer, ehttpc's {@code check_gun_jammed}); its next request opens a new connection.
+     */
+    default void jammedConnectionDropped() {
+    }
+
     /** The caller got EMQX's timeout, request_timeout + 0.5 s after its call, without an answer in time. */
     void timedOut();
 }

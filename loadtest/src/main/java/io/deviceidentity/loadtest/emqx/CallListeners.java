@@ -40,6 +40,12 @@ public final class CallListeners {
             }
 
             @Override
+            public void jammedConnectionDropped() {
+                first.jammedConnectionDropped();
+                second.jammedConnectionDropped();
+            }
+
+            @Override
             public void timedOut() {
                 first.timedOut();
                 second.timedOut();

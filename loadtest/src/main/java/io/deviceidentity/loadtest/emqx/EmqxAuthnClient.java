@@ -14,7 +14,8 @@ import io.vertx.core.buffer.Buffer;
 /**
  * EMQX's HTTP authenticator client on one node: {@code pool_size} ehttpc workers, each one connection with up to
  * {@code pipelining} requests in flight, a random worker per request ({@code pool_type = random}, which
- * emqx_authn_http:parse_config forces). What happens to each call is {@link AuthnCall}'s rule (ehttpc 0.7.3).
+ * emqx_authn_http:parse_config forces). What happens to each call is {@link AuthnCall}'s rule (ehttpc 0.7.3); a
+ * connection that stopped answering is dropped and opened anew as ehttpc does ({@link JammedConnection}).
  */
 public final class EmqxAuthnClient implements AuthnCalls {
 
@@ -26,7 +27,12 @@ public final class EmqxAuthnClient implements AuthnCalls {
 
     public EmqxAuthnClient(Vertx vertx, URI url, ClientTls tls, int poolSize, int pipelining,
             Duration requestTimeout, CallListener listener) {
-        this(poolSize, pipelining, requestTimeout, listener, EmqxClock.of(vertx),
+        this(vertx, url, tls, poolSize, pipelining, requestTimeout, JammedConnection.MAX_INACTIVE, listener);
+    }
+
+    EmqxAuthnClient(Vertx vertx, URI url, ClientTls tls, int poolSize, int pipelining, Duration requestTimeout,
+            Duration maxInactive, CallListener listener) {
+        this(poolSize, pipelining, requestTimeout, maxInactive, listener, EmqxClock.of(vertx),
                 () -> new HttpTransport(vertx, url, tls, pipelining));
     }
 
@@ -49,6 +55,12 @@ public final class EmqxAuthnClient implements AuthnCalls {
 
     EmqxAuthnClient(int poolSize, int pipelining, Duration requestTimeout, CallListener listener, EmqxClock clock,
             java.util.function.Supplier<Transport> connections) {
+        this(poolSize, pipelining, requestTimeout, JammedConnection.MAX_INACTIVE, listener, clock, connections);
+    }
+
+    /** {@code maxInactive}: ehttpc's {@code max_inactive}, which EMQX leaves at 10 s; shorter only in tests. */
+    EmqxAuthnClient(int poolSize, int pipelining, Duration requestTimeout, Duration maxInactive, CallListener listener,
+            EmqxClock clock, java.util.function.Supplier<Transport> connections) {
         if (poolSize < 1 || pipelining < 1) {
             throw new IllegalArgumentException("pool size and pipelining must be at least 1");
         }
@@ -56,7 +68,8 @@ public final class EmqxAuthnClient implements AuthnCalls {
         this.listener = listener;
         this.clock = clock;
         for (int i = 0; i < poolSize; i++) {
-            workers.add(new PipelinedWorker(connections.get(), pipelining, listener, clock));
+            workers.add(new PipelinedWorker(connections.get(), pipelining, listener, clock,
+                    new JammedConnection(maxInactive)));
         }
     }
 

@@ -24,8 +24,10 @@ import io.vertx.core.net.PemTrustOptions;
  */
 final class HttpTransport implements Transport {
 
-    private final HttpClient http;
+    private final Vertx vertx;
+    private final HttpClientOptions options;
     private final RequestOptions request;
+    private HttpClient http;
 
     HttpTransport(Vertx vertx, URI url, ClientTls tls, int pipelining) {
         HttpClientOptions options = new HttpClientOptions()
@@ -44,7 +46,9 @@ final class HttpTransport implements Transport {
             tls.caFile().ifPresent(ca -> options.setTrustOptions(new PemTrustOptions().addCertPath(ca.toString())));
             tls.certificate().ifPresent(certificate -> options.setKeyCertOptions(certificate.options()));
         }
-        this.http = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(1));
+        this.vertx = vertx;
+        this.options = options;
+        this.http = open();
         this.request = new RequestOptions()
                 .setMethod(HttpMethod.POST)
                 .setURI(url.getPath())
@@ -62,6 +66,21 @@ final class HttpTransport implements Transport {
                 .compose(req -> req.send(body))
                 .compose(response -> response.body().map(b -> AnswerParser.parse(response.statusCode(), b)))
                 .onComplete(done);
+    }
+
+    /**
+     * A client of its own for each connection: Vert.x keeps TLS sessions per client, so a new connection after
+     * {@link #reconnect()} resumes nothing and pays a full handshake, as Erlang's ssl client does for EMQX.
+     */
+    private HttpClient open() {
+        return vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(1));
+    }
+
+    @Override
+    public void reconnect() {
+        HttpClient dropped = http;
+        http = open();
+        dropped.close();
     }
 
     @Override

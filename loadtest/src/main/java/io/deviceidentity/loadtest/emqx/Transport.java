@@ -15,5 +15,11 @@ interface Transport {
         return null;
     }
 
+    /**
+     * Drops the connection as ehttpc drops a jammed one ({@code exit(Client, kill)}): requests in flight on it fail or
+     * are never answered, and the next {@link #send} opens a new connection, with a full TLS handshake.
+     */
+    void reconnect();
+
     Future<Void> close();
 }

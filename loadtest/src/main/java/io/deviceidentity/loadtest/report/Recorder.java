@@ -108,6 +108,11 @@ public final class Recorder implements CallListener, AttemptListener {
     }
 
     @Override
+    public void jammedConnectionDropped() {
+        active().forEach(t -> t.jammedConnectionsDropped++);
+    }
+
+    @Override
     public void timedOut() {
         active().forEach(t -> t.timeouts++);
     }
@@ -199,8 +204,8 @@ public final class Recorder implements CallListener, AttemptListener {
         }
         return new WindowSummary(start, end, secondsLong, rule, clamped, goodput, perCapacity, allows,
                 rate(t.offered, secondsLong), t.offered, t.fresh, t.retries, outcomes, t.late.snapshot(),
-                t.late.total(), t.timeouts, t.expiredInQueue, other5xx, t.latencyAllow.summary(),
-                t.latency503.summary(), t.latency503Service.summary(), t.queuedPeak, t.longestQueuePeak, t.maxLagMs,
+                t.late.total(), t.timeouts, t.expiredInQueue, t.jammedConnectionsDropped, other5xx,
+                t.latencyAllow.summary(), t.latency503.summary(), t.latency503Service.summary(), t.queuedPeak, t.longestQueuePeak, t.maxLagMs,
                 wasted, partSummaries);
     }
 

@@ -10,6 +10,7 @@ final class Tally {
     long retries;
     long exhausted;
     long expiredInQueue;
+    long jammedConnectionsDropped;
     long timeouts;
     final Counts inTime = new Counts();
     final Counts late = new Counts();

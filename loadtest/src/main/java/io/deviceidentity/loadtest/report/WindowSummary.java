@@ -15,6 +15,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *       {@code transport_error}, ...), plus {@code late} (answers that arrived after the call's expiry, dropped
  *       unread), {@code expired_in_queue} (dropped unsent) and {@code timeout} (callers that got EMQX's timeout, for
  *       whatever cause: the late and the expired ones end there too).</li>
+ *   <li>{@code jammed_connections_dropped}: EMQX connections dropped because nothing on them was answered for 10 s
+ *       after the newest request's expiry, each opened anew with a full TLS handshake (ehttpc's zombie check).</li>
  *   <li>{@code latency_allow}, {@code latency_503}: HdrHistogram percentiles of every {@code 200 allow} / 503 answer
  *       received (in time or late), from the call entering EMQX's queue.</li>
  *   <li>{@code emqx_queue_peak}: the most calls waiting in all EMQX workers' queues together, sampled every 100 ms;
@@ -43,6 +45,7 @@ public record WindowSummary(
         long lateAnswersTotal,
         long timeouts,
         long expiredInQueue,
+        long jammedConnectionsDropped,
         long status5xxOther,
         LatencySummary latencyAllow,
         @JsonProperty("latency_503") LatencySummary latency503,

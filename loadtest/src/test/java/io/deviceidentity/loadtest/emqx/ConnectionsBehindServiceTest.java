@@ -127,6 +127,20 @@ class ConnectionsBehindServiceTest {
     }
 
     @Test
+    void aJammedConnectionIsDroppedAndOpenedAnewThroughTheService() {
+        ServiceEndpoints service = new ServiceEndpoints(List.of(A, B), List.of(), ServiceEndpoints.OnJoin.KEEP, 1);
+        EmqxAuthnClient client = client(service, 1, listener);
+        call(client, 1); // never answered
+        clock.advance(TIMEOUT.plusSeconds(10).plusMillis(1));
+        call(client, 1);
+
+        assertEquals(2, opened.size(), "ehttpc kills the zombie connection and opens a new one");
+        assertEquals(1, opened.get(1).getValue().requestsSent, "the new call went out on the new connection");
+        assertEquals(1, service.endpoints().stream().mapToInt(ServiceEndpoints.Endpoint::connections).sum());
+        assertEquals(1, listener.jammedConnectionsDropped);
+    }
+
+    @Test
     void perReplicaSecondsCountAllowsInTimeRefusalsAndLateAnswersWhereTheyCameFrom() {
         ServiceEndpoints service = new ServiceEndpoints(List.of(A), List.of(C), ServiceEndpoints.OnJoin.REOPEN, 1);
         ReplicaSeconds replicas = new ReplicaSeconds(service);

@@ -12,6 +12,7 @@ final class RecordingListener implements CallListener {
     int offered;
     int expiredInQueue;
     int timedOut;
+    int jammedConnectionsDropped;
     final List<Answered> answers = new ArrayList<>();
 
     @Override
@@ -27,6 +28,11 @@ final class RecordingListener implements CallListener {
     @Override
     public void answered(Answer answer, long latencyNanos, boolean inTime) {
         answers.add(new Answered(answer, latencyNanos, inTime));
+    }
+
+    @Override
+    public void jammedConnectionDropped() {
+        jammedConnectionsDropped++;
     }
 
     @Override

@@ -12,6 +12,7 @@ final class ScriptedTransport implements Transport {
 
     private final ArrayDeque<Handler<AsyncResult<Answer>>> sent = new ArrayDeque<>();
     int requestsSent;
+    int reconnects;
 
     @Override
     public void send(Buffer body, Handler<AsyncResult<Answer>> done) {
@@ -29,6 +30,15 @@ final class ScriptedTransport implements Transport {
 
     void fail() {
         sent.pollFirst().handle(Future.failedFuture("connection reset"));
+    }
+
+    /** The requests in flight fail as a killed connection's do; later sends go on the new connection. */
+    @Override
+    public void reconnect() {
+        reconnects++;
+        while (!sent.isEmpty()) {
+            fail();
+        }
     }
 
     @Override

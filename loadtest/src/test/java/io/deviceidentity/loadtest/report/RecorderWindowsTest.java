@@ -47,6 +47,7 @@ class RecorderWindowsTest {
             recorder.offered();
             recorder.answered(BUG, 7 * MS, true);
             recorder.expiredInQueue();
+            recorder.jammedConnectionDropped();
             recorder.timedOut();
             recorder.timedOut();
             recorder.timedOut();
@@ -65,6 +66,7 @@ class RecorderWindowsTest {
         assertEquals(Map.of("503 overload", 1L, "500 http_500", 1L, "late", 2L, "expired_in_queue", 1L,
                 "timeout", 3L), steady.outcomes());
         assertEquals(Map.of("200 allow", 1L, "200 deny", 1L), steady.lateAnswers());
+        assertEquals(1, steady.jammedConnectionsDropped(), "a reconnect, counted apart from the answers");
         assertEquals(2, recorder.steadyLate200(), "late allows and denies both cost a bcrypt");
         assertEquals(1, steady.status5xxOther(), "the 500, not the 503");
         assertEquals(11_000.0, steady.latencyAllow().p99Ms(), 11.0, "latency from entering EMQX's queue, late included");
