@@ -172,7 +172,7 @@ final class DatabaseAttribution implements Attribution {
         finished();
         // Not while a step that began in the outage still waits: the database still holds that thread (a connection
         // to the lost primary), and the lane, short of it, refuses what the new primary's first answers let in.
-        if (drained && !steps.anyFromAnOutage()) {
+        if (drained && databaseFailing && !steps.anyFromAnOutage()) {
             databaseFailing = false;
         }
     }

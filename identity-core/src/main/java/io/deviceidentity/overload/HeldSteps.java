@@ -59,7 +59,12 @@ final class HeldSteps {
 
     /** Whether a step that began while the database was failing still waits on it. */
     boolean anyFromAnOutage() {
-        return held.values().stream().anyMatch(Held::inAnOutage);
+        for (Held step : held.values()) {
+            if (step.inAnOutage()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The step on this thread finished (answered or failed): a finish on the path it waited on. */
