@@ -21,8 +21,11 @@ public interface AuthConfig {
 
     /**
      * How long this replica remembers that a device's check needed bcrypt (active, but no matching verifier), so that
-     * while bcrypt is saturated its next attempt is refused (503 overload) before the database read. A device allowed
-     * since (by bcrypt or the fast path) is forgotten. {@code 0s} reads first, always. See RecentlyActiveDevices.
+     * while bcrypt is saturated its next attempt is refused (503 overload) before the database read: counted from the
+     * read, or from the start of a later registration-epochs read that shows the device's bucket unchanged (one shared
+     * read every half of it while such devices retry). So it is also how stale that refusal's knowledge of a
+     * revocation may be. A device allowed since (by bcrypt or the fast path) is forgotten. {@code 0s} reads first,
+     * always. See RecentlyActiveDevices.
      */
     @WithDefault("30s")
     Duration activeDeviceMemory();

@@ -187,7 +187,7 @@ public class Authenticator {
             // Its next attempt needs bcrypt too. Not after a mismatch with a stored verifier: that is a guess (or a
             // re-keyed device, once), and the device itself will match the verifier next time; remembering it would
             // let anybody's guesses turn the device's fast-path logins into 503s while bcrypt is saturated.
-            recentlyActive.seenActive(clientId);
+            recentlyActive.seenActive(clientId, epochsBeforeRead);
         }
         double units = CheckCost.of(device);
         if (units > config.maxCheckUnits()) {

@@ -33,7 +33,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  * the given moment, joining the one in flight when it started late enough, otherwise the next one, which starts when
  * the current one ends. So at most one read is in flight at any time, and a flood of unknown ids costs one small
  * query per batch of requests, not one per request. Because only one is ever in flight, it runs in the lane's known
- * share: it can take at most one place there.
+ * share: it can take at most one place there. {@link RecentlyActiveDevices} uses the last finished read, with its
+ * start ({@link #latestRead}), to keep devices that retry through a storm remembered without reading their rows.
  */
 @ApplicationScoped
 public class RegistrationEpochs {
@@ -49,7 +50,11 @@ public class RegistrationEpochs {
     private CompletableFuture<long[]> inFlight;
     private long inFlightStartedAt;
     private CompletableFuture<long[]> next;
-    private volatile long[] latest;
+    private volatile Read latest;
+
+    /** A finished read: the epochs and when it started (on this class's clock), since no later bump is in them. */
+    public record Read(long[] epochs, long startedAt) {
+    }
 
     @Inject
     public RegistrationEpochs(DataSource pool, @DatabaseWork Lane database, MeterRegistry registry) {
@@ -82,7 +87,29 @@ public class RegistrationEpochs {
 
     /** The epochs of the last read that has finished, or null before the first. */
     public long[] latest() {
+        Read read = latest;
+        return read == null ? null : read.epochs();
+    }
+
+    /** The last read that has finished, with its start, or null before the first. */
+    public Read latestRead() {
         return latest;
+    }
+
+    /**
+     * Starts a read, not waited for, unless one is in flight or the last finished one started at or after
+     * {@code nanos}: keeps {@link #latestRead} at most that old for whoever relies on it, at one shared read.
+     */
+    public void refreshIfStartedBefore(long nanos) {
+        Read read = latest;
+        if (read != null && read.startedAt() >= nanos) {
+            return;
+        }
+        synchronized (this) {
+            if (inFlight == null && (latest == null || latest.startedAt() < nanos)) {
+                start(new CompletableFuture<>());
+            }
+        }
     }
 
     /** Starts a read if none is in flight, so that {@link #latest} gets a value (not waited for). */
@@ -112,7 +139,7 @@ public class RegistrationEpochs {
     private void finished(CompletableFuture<long[]> result, long[] epochs, Throwable failure) {
         synchronized (this) {
             if (epochs != null) {
-                latest = epochs;
+                latest = new Read(epochs, inFlightStartedAt);
             }
             inFlight = null;
             if (next != null) {

@@ -68,4 +68,22 @@ class RegistrationEpochsTest {
 
         assertEquals(2, reads.size());
     }
+
+    @Test
+    void aRefreshStartsOneReadOnlyWhenTheLastFinishedOneStartedTooLongAgo() {
+        epochs.refreshIfStartedBefore(now.get());
+        epochs.refreshIfStartedBefore(now.get());
+        assertEquals(1, reads.size(), "one in flight at a time");
+        long firstStart = now.get();
+        now.addAndGet(10);
+        reads.get(0).complete(new long[] {3});
+        assertEquals(firstStart, epochs.latestRead().startedAt(), "a read is as old as its start");
+
+        epochs.refreshIfStartedBefore(firstStart);
+        assertEquals(1, reads.size(), "the last read started late enough");
+
+        epochs.refreshIfStartedBefore(firstStart + 1);
+        assertEquals(2, reads.size());
+        assertEquals(3, epochs.latestRead().epochs()[0], "until it finishes, the last finished read is the one");
+    }
 }
