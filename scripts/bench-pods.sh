@@ -308,6 +308,26 @@ late_window_cpu() {
   answers=$(cat "$RUN_DIR/answers-$name" 2>/dev/null || echo 0)
   python3 "$ROOT/scripts/thread-cpu.py" diff "$from.json" "$to.json" "$answers" \
     | tee "$BENCH_OUT/$name/thread-cpu.txt" | sed "s/^/[bench] $name: /" >&2
+  credential_reads "$name" "$answers"
+}
+
+# The credential reads of point NAME's late window (the guard's invocations of CredentialFinder.find, from the
+# pages point_mark recorded), per answer, and the database threads' CPU per read: what a refusal that needs the row
+# costs beside one that does not. To database-reads.txt beside thread-cpu.txt.
+CREDENTIAL_READS='ft_invocations_total{method="io.deviceidentity.credentials.CredentialFinder.find"}'
+credential_reads() {
+  local name=$1 answers=$2 reads database_s side pid
+  for side in from to; do  # point_mark's downloads (not `wait`: the pods are this shell's children too)
+    pid=$(cat "$RUN_DIR/metrics-$name-$side.pid" 2>/dev/null) || continue
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  done
+  reads=$(figure_metrics --since "$RUN_DIR/metrics-$name-from.prom" "$RUN_DIR/metrics-$name-to.prom" "$CREDENTIAL_READS") \
+    || { log "$name: no credential reads (metrics pages missing)"; return 0; }
+  database_s=$(awk '$1 == "database" { print $2 }' "$BENCH_OUT/$name/thread-cpu.txt")
+  awk -v reads="${reads%.*}" -v answers="$answers" -v cpu="${database_s:-0}" 'BEGIN {
+    printf "credential reads: %d in the late window, %.2f per answer; database threads %.0f us per read\n",
+      reads, (answers > 0 ? reads / answers : 0), (reads > 0 ? cpu * 1e6 / reads : 0) }' \
+    | tee "$BENCH_OUT/$name/database-reads.txt" | sed "s/^/[bench] $name: /" >&2
 }
 
 # BENCH_JFR=1: the late window of the recording (from the instant in $RUN_DIR/late-from-NAME) dumped to the point's
@@ -330,6 +350,9 @@ pod_jfr_top() {
 # snapshot, and the instant the window began (for the profile; printf's %(...)T is a builtin, date would be late).
 point_mark() {
   cpu_snap "$RUN_DIR/cpu-$1-$2"
+  # The service's metrics page too, by curl in the background (a small C program, not a JVM): the credential reads.
+  curl -s --max-time 5 -o "$RUN_DIR/metrics-$1-$2.prom" "$(metrics_url "$AUTH_PORT")" &
+  echo $! >"$RUN_DIR/metrics-$1-$2.pid"
   [[ "$2" == from ]] && TZ=UTC printf '%(%Y-%m-%dT%H:%M:%SZ)T\n' -1 >"$RUN_DIR/late-from-$1"
   return 0
 }
@@ -343,6 +366,13 @@ point_mark() {
 # per refused answer and thread groups over the late window, priced by a second capacity run after both storms
 # (pod-<size>-capacity-warm); BENCH_JFR=1 adds its profile. Rows go to POD_ROWS.
 POD_ROWS=() POD_JFR=() POD_REFUSAL_US=-
+# The connection counts of each pod's storms: BENCH_POD_CONNECTIONS, "pool" meaning the chart's pool for that size.
+pod_connections() {
+  local pool=$1 conns
+  for conns in $BENCH_POD_CONNECTIONS; do
+    [[ "$conns" == pool ]] && echo "$pool" || echo "$conns"
+  done
+}
 pod_sizes() {
   local cpu slug pool cap name target rows row late_from=${BENCH_LATE_WINDOW%%-*}
   for cpu in $BENCH_AUTH_CPU; do
@@ -359,7 +389,7 @@ pod_sizes() {
     log "pod-$slug: capacity $cap allows/s ($(url_of "$AUTH_PORT"))"
     pool=$(chart_pool "$cpu")
     rows=()
-    for conns in "$pool" 8; do
+    for conns in $(pod_connections "$pool"); do
       name="pod-$slug-${BENCH_OVERLOAD}x-pool-$conns"
       local cg throttled0 throttled1
       pod_cgroup auth-service "$cpu"

@@ -79,7 +79,8 @@
 # BENCH_INCIDENT_CPU [0.25], BENCH_INCIDENT_RATE [50 logins/s], BENCH_INCIDENT_POOL [8], BENCH_COLD_AT [15, seconds
 # into the storm], BENCH_COLD_DURATION [180s: a JVM start under a 0.25-vCPU quota took 40-120 s on the busy bench machine], BENCH_COLD_ON_JOIN ["reopen keep"], BENCH_COLD_SHOWN [30, seconds],
 # BENCH_POD_TLS [1: the pod-size table and the incident replay over HTTPS, verified; 0: plain HTTP],
-# BENCH_POD_DURATION [90s], BENCH_LATE_WINDOW [40-90, seconds into the storm], BENCH_LATE_LAST [30, seconds],
+# BENCH_POD_CONNECTIONS ["pool 8": the pod-size table's storms, behind the chart's EMQX pool for the size and behind 8
+# connections; e.g. "8" runs only the latter], BENCH_POD_DURATION [90s], BENCH_LATE_WINDOW [40-90, seconds into the storm], BENCH_LATE_LAST [30, seconds],
 # BENCH_RATE_EVERY [10, seconds], BENCH_JFR [0; 1 records the pod-size table's JVMs, see 6b],
 # BENCH_READINESS_PERIOD [5s, the chart's readinessProbe], BENCH_SEED [42: the load generator's random seed in the
 # incident replay and the cold replica: the arrivals and the replica each EMQX connection is opened to; seed 42
@@ -114,7 +115,7 @@ cd "$ROOT"
 : "${BENCH_SUBCORE_JIT:=c1}"
 : "${BENCH_COLD_AT:=15}" "${BENCH_COLD_DURATION:=180s}" "${BENCH_COLD_ON_JOIN:=reopen keep}" "${BENCH_COLD_SHOWN:=30}"
 : "${BENCH_READINESS_PERIOD:=5s}" "${BENCH_SEED:=42}"
-: "${BENCH_POD_TLS:=1}" "${BENCH_POD_DURATION:=90s}" "${BENCH_LATE_WINDOW:=40-90}" "${BENCH_LATE_LAST:=30}"
+: "${BENCH_POD_TLS:=1}" "${BENCH_POD_CONNECTIONS:=pool 8}" "${BENCH_POD_DURATION:=90s}" "${BENCH_LATE_WINDOW:=40-90}" "${BENCH_LATE_LAST:=30}"
 : "${BENCH_RATE_EVERY:=10}" "${BENCH_JFR:=0}"
 BENCH_ONLY=${BENCH_ONLY//,/ }
 : "${BENCH_KNOWN_DEVICES:=20000}" "${BENCH_KNOWN_COST:=4}" "${BENCH_VERIFY_USERS:=4}" "${BENCH_KNOWN_USERS:=10 20}"

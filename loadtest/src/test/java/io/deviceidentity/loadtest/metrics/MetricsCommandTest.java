@@ -2,6 +2,7 @@ package io.deviceidentity.loadtest.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,6 +11,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,6 +63,19 @@ class MetricsCommandTest {
         assertEquals(new Result(0, "161 10.8\n"), run("metrics", "--since", before.toString(), after.toString(),
                 "identity_authn_outcomes_total",
                 "http_server_requests_seconds_sum{status=\"200\",uri=\"/mqtt/authn\"}"));
+    }
+
+    @Test
+    void theBenchsCredentialReadsAreTheFinderGuardsCallsWhateverTheirResult() throws IOException {
+        // The selector exactly as scripts/bench-pods.sh passes it, with the arguments in its order.
+        String script = Files.readString(Path.of("..", "scripts", "bench-pods.sh"));
+        Matcher selector = Pattern.compile("(?m)^CREDENTIAL_READS='([^']+)'$").matcher(script);
+        assertTrue(selector.find(), "bench-pods.sh defines CREDENTIAL_READS");
+        Path before = page("storm-before.prom");
+        Path after = page("storm-after.prom");
+
+        assertEquals(new Result(0, "1212\n"), run("metrics", "--unreadable-empty", "--since", before.toString(),
+                after.toString(), selector.group(1)), "1200 returned + 12 thrown; the verifier writer's calls left out");
     }
 
     @Test
