@@ -41,7 +41,9 @@
 #      behind one EMQX pool at BENCH_INCIDENT_RATE logins/s, protected and unprotected, and a replica started cold in
 #      the middle of the storm (its first BENCH_COLD_SHOWN seconds after readiness, per second), over HTTPS as well
 #   7. BENCH_JMH=1 only: the JMH bcrypt verify benchmark pinned like the service, and beside it the verification of
-#      each legacy scheme a migrated fleet brings (EMQX salted SHA-256, mosquitto-go-auth PBKDF2-SHA512, argon2id)
+#      each legacy scheme a migrated fleet brings (EMQX salted SHA-256, mosquitto-go-auth PBKDF2-SHA512, argon2id);
+#      and the refusal path in process (benchmarks/refusal: a retry refused 503 overload before its database read,
+#      body bytes to answer bytes, without TLS, HTTP or system calls)
 #
 # Duration (defaults, 2 cores): build ~1.5 min + stack ~0.2 min + capacity ~0.6 min + 10 points x 72 s (+ ~7 s each
 # for seeding that point's devices, the generator's JVM start and the settle pause) + two service restarts with
@@ -138,6 +140,7 @@ export PG_PORT PGBOUNCER_PORT STACK_DIR DB_USER DB_PASSWORD DB_NAME AUTH_DB_USER
 : "${AUTH_JAR:=$ROOT/auth-service/target/quarkus-app/quarkus-run.jar}"
 : "${LOADTEST_JAR:=$ROOT/loadtest/target/loadtest.jar}"
 JMH_JAR=$ROOT/benchmarks/bcrypt/target/bcrypt-bench.jar
+REFUSAL_JMH_JAR=$ROOT/benchmarks/refusal/target/refusal-bench.jar
 PGBENCH_SCRIPT=$ROOT/benchmarks/pgbench/credential-select.sql
 PGBENCH=${PGBENCH:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)/pgbench}
 RUN_DIR=$STACK_DIR/run
@@ -442,13 +445,14 @@ mixed_storm() {
 # --- 1. build -----------------------------------------------------------------------------------------------
 started=$(date +%s)
 modules=auth-service,loadtest
-[[ "$BENCH_JMH" == 1 ]] && modules+=,benchmarks/bcrypt
+[[ "$BENCH_JMH" == 1 ]] && modules+=,benchmarks/bcrypt,benchmarks/refusal
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
   log "building $modules (mvn package -DskipTests)"
   mvn -B -q -pl "$modules" -am package -DskipTests || die "build failed"
 fi
 for jar in "$AUTH_JAR" "$LOADTEST_JAR"; do [[ -f "$jar" ]] || die "$jar is missing"; done
 [[ "$BENCH_JMH" != 1 || -f "$JMH_JAR" ]] || die "$JMH_JAR is missing"
+[[ "$BENCH_JMH" != 1 || -f "$REFUSAL_JMH_JAR" ]] || die "$REFUSAL_JMH_JAR is missing"
 rm -rf "$BENCH_OUT"
 mkdir -p "$BENCH_OUT"
 
@@ -616,6 +620,12 @@ if [[ "$BENCH_JMH" == 1 ]]; then
   echo "bcrypt verify at cost 10 per implementation, and each legacy scheme's verify (LegacySchemeVerifyBenchmark), one core"
   echo "(JMH average time; 1000 / ms = checks per second per core):"
   sed -n '/^Benchmark /,$p' "$BENCH_OUT/bcrypt-jmh.log"
+  log "JMH: the refusal path in process, pinned to CPU $BENCH_AUTH_CPUS"
+  taskset -c "$BENCH_AUTH_CPUS" java -jar "$REFUSAL_JMH_JAR" -rf json -rff "$BENCH_OUT/refusal-jmh.json" \
+    >"$BENCH_OUT/refusal-jmh.log" 2>&1 || { tail -n 30 "$BENCH_OUT/refusal-jmh.log" >&2; die "refusal JMH failed"; }
+  echo "A retry refused 503 overload before its database read, in process: body bytes to answer bytes, the outcome"
+  echo "counted (JMH average time; no TLS, HTTP or system calls: the pod points' CPU per refused answer has those):"
+  sed -n '/^Benchmark /,$p' "$BENCH_OUT/refusal-jmh.log"
 fi
 
 echo
