@@ -25,7 +25,8 @@ import io.deviceidentity.auth.ratelimit.BoundedCaches;
  * unchanged since the read. Every registration, password change and revocation bumps its bucket in the same
  * transaction, so an unchanged bucket means the row read still holds as of that epochs read. A device that keeps
  * retrying through a storm longer than the memory is therefore not read again every 30 s: one shared epochs read
- * every half memory keeps all of them confirmed (started here, by a device remembered for more than half of it).
+ * every half memory keeps all of them confirmed (started here, by a device remembered for more than half of it, or
+ * read with epochs that old).
  * Without epochs (the unknown-device cache off, or none read yet when the row was read) an entry counts for the memory
  * after its read only. A row deleted by hand, which bumps nothing (the services never delete one), counts for at most
  * {@link #MAX_CONFIRMED_AGE}.
@@ -75,8 +76,13 @@ public class RecentlyActiveDevices {
             return;
         }
         int bucket = RegistrationEpochs.bucketOf(clientId);
-        seen.put(clientId, new Seen(clock.getAsLong(), bucket,
-                epochsBeforeRead == null ? NO_EPOCH : epochsBeforeRead[bucket]));
+        long now = clock.getAsLong();
+        seen.put(clientId, new Seen(now, bucket, epochsBeforeRead == null ? NO_EPOCH : epochsBeforeRead[bucket]));
+        if (epochsBeforeRead != null) {
+            // Epochs read long before (the last read may predate a whole import) would fail every confirmation and
+            // send the device back to the database once: the devices read from now on get fresh ones.
+            epochs.refreshIfStartedBefore(now - windowNanos / 2);
+        }
     }
 
     /** A read found the device unknown, revoked or presenting another username; or it was just allowed. */

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -29,6 +30,13 @@ class RecentlyActiveDevicesTest {
         return read;
     }, now::get, new SimpleMeterRegistry());
     private final RecentlyActiveDevices devices = new RecentlyActiveDevices(MEMORY, 1000, now::get, epochs);
+
+    /** As in a running service: the epochs were read once (at the first request), just now. */
+    @BeforeEach
+    void epochsReadOnce() {
+        epochs.warmUp();
+        epochReads.remove(0).complete(epochsWith(7));
+    }
 
     @Test
     void withoutEpochsADeviceReadAsActiveIsRememberedForTheMemoryOnly() {
@@ -67,6 +75,19 @@ class RecentlyActiveDevicesTest {
 
         advance(Duration.ofSeconds(12)); // 60 s
         assertTrue(devices.contains(DEVICE));
+    }
+
+    @Test
+    void aDeviceReadWithEpochsOlderThanHalfTheMemoryStartsAFreshEpochsReadForTheDevicesReadAfterIt() {
+        devices.seenActive(DEVICE, epochs.latest());
+        assertTrue(epochReads.isEmpty(), "the epochs are fresh");
+        advance(Duration.ofMinutes(10)); // the service was quiet; registrations may have bumped every bucket since
+
+        devices.seenActive(DEVICE, epochs.latest());
+
+        assertEquals(1, epochReads.size(), "a fresh read, not waited for");
+        devices.seenActive("device-2", epochs.latest());
+        assertEquals(1, epochReads.size(), "one in flight at a time");
     }
 
     @Test
