@@ -611,21 +611,26 @@ fi
 pod_table | tee "$BENCH_OUT/pod-table.txt"
 incident_table
 
-# --- 6. bcrypt verify, one core (opt-in) --------------------------------------------------------------------
+# --- 6. JMH, one core (opt-in) ------------------------------------------------------------------------------
+# jmh JAR NAME WHAT...: the benchmarks of JAR pinned like the service, its results to NAME-jmh.json and .log, and
+# its table printed under the lines WHAT.
+jmh() {
+  local jar=$1 name=$2
+  shift 2
+  log "JMH ($name), pinned to CPU $BENCH_AUTH_CPUS"
+  taskset -c "$BENCH_AUTH_CPUS" java -jar "$jar" -rf json -rff "$BENCH_OUT/$name-jmh.json" >"$BENCH_OUT/$name-jmh.log" 2>&1 \
+    || { tail -n 30 "$BENCH_OUT/$name-jmh.log" >&2; die "JMH ($name) failed"; }
+  printf '%s\n' "$@"
+  sed -n '/^Benchmark /,$p' "$BENCH_OUT/$name-jmh.log"
+}
 if [[ "$BENCH_JMH" == 1 ]]; then
   echo
-  log "JMH: one bcrypt verify at cost 10 per implementation and one verify per legacy scheme, pinned to CPU $BENCH_AUTH_CPUS"
-  taskset -c "$BENCH_AUTH_CPUS" java -jar "$JMH_JAR" -rf json -rff "$BENCH_OUT/bcrypt-jmh.json" \
-    >"$BENCH_OUT/bcrypt-jmh.log" 2>&1 || { tail -n 30 "$BENCH_OUT/bcrypt-jmh.log" >&2; die "JMH failed"; }
-  echo "bcrypt verify at cost 10 per implementation, and each legacy scheme's verify (LegacySchemeVerifyBenchmark), one core"
-  echo "(JMH average time; 1000 / ms = checks per second per core):"
-  sed -n '/^Benchmark /,$p' "$BENCH_OUT/bcrypt-jmh.log"
-  log "JMH: the refusal path in process, pinned to CPU $BENCH_AUTH_CPUS"
-  taskset -c "$BENCH_AUTH_CPUS" java -jar "$REFUSAL_JMH_JAR" -rf json -rff "$BENCH_OUT/refusal-jmh.json" \
-    >"$BENCH_OUT/refusal-jmh.log" 2>&1 || { tail -n 30 "$BENCH_OUT/refusal-jmh.log" >&2; die "refusal JMH failed"; }
-  echo "A retry refused 503 overload before its database read, in process: body bytes to answer bytes, the outcome"
-  echo "counted (JMH average time; no TLS, HTTP or system calls: the pod points' CPU per refused answer has those):"
-  sed -n '/^Benchmark /,$p' "$BENCH_OUT/refusal-jmh.log"
+  jmh "$JMH_JAR" bcrypt \
+    "bcrypt verify at cost 10 per implementation, and each legacy scheme's verify (LegacySchemeVerifyBenchmark), one core" \
+    "(JMH average time; 1000 / ms = checks per second per core):"
+  jmh "$REFUSAL_JMH_JAR" refusal \
+    "A retry refused 503 overload before its database read, in process: body bytes to answer bytes, the outcome" \
+    "counted (JMH average time; no TLS, HTTP or system calls: the pod points' CPU per refused answer has those):"
 fi
 
 echo
