@@ -6,14 +6,40 @@
 #   scripts/native-image.sh analyse <service>   points-to analysis and image-heap scan only (in `make test`)
 #   scripts/native-image.sh build <service>     the executable, <service>/target/native/<name>-runner, and the
 #                                                shared libraries it loads from its own directory
+#   scripts/native-image.sh artifact <service>  names that executable as the module's packaged artifact
+#                                                (target/quarkus-artifact.properties, type=native), which the
+#                                                integration tests then start (make native-it); refuses one that is
+#                                                missing or older than the sources it was built from
 #
 # NATIVE_JAVA_HOME: the JDK 25 to run the builder on (default: Temurin 25 under /usr/lib/jvm).
 # NATIVE_BUILDER_XMX: the builder's heap (default 6g; the analysis of one service peaks near 4.1 GB RSS, a full build near 4.7 GB).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
-mode="${1:?usage: native-image.sh analyse|build <service>}"
-service="${2:?usage: native-image.sh analyse|build <service>}"
+mode="${1:?usage: native-image.sh analyse|build|artifact <service>}"
+service="${2:?usage: native-image.sh analyse|build|artifact <service>}"
+
+if [[ "$mode" == artifact ]]; then
+  shopt -s nullglob
+  runners=("$here/$service/target/native/"*-runner)
+  if (( ${#runners[@]} != 1 )); then
+    echo "native: no executable in $service/target/native/ (run make native first)" >&2
+    exit 3
+  fi
+  # An executable older than its sources would pass or fail tests for code that is no longer there.
+  newer="$(find "$here/$service/src/main" "$here/identity-core/src/main" "$here/pom.xml" "$here/$service/pom.xml" \
+    "$here/identity-core/pom.xml" -type f -newer "${runners[0]}" -print -quit)"
+  if [[ -n "$newer" ]]; then
+    echo "native: ${runners[0]#"$here/"} is older than ${newer#"$here/"}: run make native again" >&2
+    exit 3
+  fi
+  # What Quarkus writes after a native build of its own; the integration tests read the type here and start the
+  # executable named by native.image.path (the pom's local-native profile points it at target/native/).
+  printf '# Written by scripts/native-image.sh artifact: the local toolchain'"'"'s executable\ntype=native\npath=native/%s\n' \
+    "$(basename "${runners[0]}")" > "$here/$service/target/quarkus-artifact.properties"
+  echo "native: $service's integration tests run ${runners[0]#"$here/"}"
+  exit 0
+fi
 java_home="${NATIVE_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 mvn="${MVN:-mvn -B}"
 
@@ -67,7 +93,7 @@ case "$mode" in
            # The compiler's per-method alarm counts wall-clock time (300 s): on a shared machine, where a niced
            # builder can be starved or paused for minutes, it failed trivial methods. No limit here.
            -H:CompilationExpirationPeriod=0) ;;
-  *) echo "usage: native-image.sh analyse|build <service>" >&2; exit 2 ;;
+  *) echo "usage: native-image.sh analyse|build|artifact <service>" >&2; exit 2 ;;
 esac
 
 "$builder_jdk/bin/java" "$here/native/NativeImageDriver.java" "$sources" "$modules" "$compiler" "$out" \
