@@ -35,8 +35,7 @@ class MakeTestTest {
         assertTrue(build.contains("-Dquarkus.native.enabled=true"), build);
         // No JAR packaging: the native-sources run must not replace the JVM build `make up` and the images use.
         assertTrue(build.contains("-Dquarkus.package.jar.enabled=false"), build);
-        String modules = build.replaceAll(".*-pl (\\S+).*", "$1");
-        assertEquals(Repo.quarkusServices(), Arrays.asList(modules.split(",")), build);
+        assertBuildsEveryQuarkusService(build);
     }
 
     @Test
@@ -68,13 +67,10 @@ class MakeTestTest {
         int named = indexOf(commands, "scripts/native-image.sh artifact");
         int verify = indexOf(commands, " verify ");
         assertTrue(named >= 0 && verify > named, "make -n native-it: " + commands);
-        for (String service : Repo.quarkusServices()) {
-            assertTrue(commands.get(named).contains("scripts/native-image.sh artifact " + service + " "),
-                    commands.get(named));
-        }
+        Repo.quarkusServices().forEach(service -> assertTrue(
+                commands.get(named).contains("scripts/native-image.sh artifact " + service + " "), commands.get(named)));
         String build = commands.get(verify);
-        String modules = build.replaceAll(".*-pl (\\S+).*", "$1");
-        assertEquals(Repo.quarkusServices(), Arrays.asList(modules.split(",")), build);
+        assertBuildsEveryQuarkusService(build);
         assertTrue(build.matches(".*\\s-Plocal-native(\\s.*|$)"), build);
         assertTrue(build.contains("-Dtest.pg.port=") && build.contains("-Dtest.pgbouncer.port=")
                 && build.contains("-Dtest.db.ca="), build);
@@ -101,6 +97,12 @@ class MakeTestTest {
     void makeNativeContainerBuildsInTheBuilderImage() throws Exception {
         String commands = String.join(" ", dryRun("native-container"));
         assertTrue(commands.contains("package") && commands.contains("-Dquarkus.native.container-build=true"), commands);
+    }
+
+    /** The Maven command builds exactly the Quarkus services ({@code -pl}). */
+    private static void assertBuildsEveryQuarkusService(String build) {
+        String modules = build.replaceAll(".*-pl (\\S+).*", "$1");
+        assertEquals(Repo.quarkusServices(), Arrays.asList(modules.split(",")), build);
     }
 
     /** The script runs once per Quarkus service, in a command after the native-sources build. */

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The packaged service an integration test starts as a child process of its own (a second replica, a process to
@@ -118,5 +119,38 @@ public final class PackagedService {
             Thread.sleep(200);
         }
         throw new AssertionError("the service did not become ready within " + patience + ": see " + log);
+    }
+
+    /**
+     * What SIGTERM did to a service: whether readiness reported DOWN, whether the management listener closed only
+     * after that, and the exit status (-1: still running a minute after the listener closed).
+     */
+    public record Termination(boolean readinessWentDown, boolean listenerClosedAfterwards, int exitStatus) {
+    }
+
+    /**
+     * Sends SIGTERM and follows the shutdown on the management port: {@code onReadinessDown} runs when readiness
+     * is first seen DOWN (a load balancer stops routing then); then waits for the process to exit. The shutdown
+     * delay and timeout (5 s and 10 s) are far inside the minute each step is given.
+     */
+    public static Termination terminate(Process service, int management, Runnable onReadinessDown)
+            throws InterruptedException {
+        service.destroy(); // SIGTERM
+        boolean readinessWentDown = false;
+        boolean listenerClosedAfterwards = false;
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < until) {
+            int ready = readiness(management);
+            if (ready == 503 && !readinessWentDown) {
+                readinessWentDown = true;
+                onReadinessDown.run();
+            } else if (ready < 0) {
+                listenerClosedAfterwards = readinessWentDown;
+                break;
+            }
+            Thread.sleep(50);
+        }
+        int status = service.waitFor(60, TimeUnit.SECONDS) ? service.exitValue() : -1;
+        return new Termination(readinessWentDown, listenerClosedAfterwards, status);
     }
 }

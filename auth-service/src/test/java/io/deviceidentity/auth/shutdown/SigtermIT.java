@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -41,9 +40,7 @@ class SigtermIT {
         settings.put("quarkus.http.port", Integer.toString(port));
         settings.put("quarkus.http.host", "127.0.0.1");
         Process service = PackagedService.underTest().start(List.of(), settings, LOG);
-        boolean readinessWentDown = false;
-        boolean listenerClosedAfterwards = false;
-        boolean exited;
+        PackagedService.Termination termination;
         try {
             PackagedService.awaitReady(service, management, LOG, Duration.ofSeconds(90));
             String id = uniqueId("sigterm");
@@ -52,27 +49,14 @@ class SigtermIT {
                     .body(authnBody(id, "", password)).post("/mqtt/authn");
             assertEquals("allow", answer.jsonPath().getString("result"), answer.asString());
 
-            service.destroy(); // SIGTERM
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (System.nanoTime() < until) {
-                int ready = PackagedService.readiness(management);
-                if (ready == 503) {
-                    readinessWentDown = true;
-                } else if (ready < 0) {
-                    listenerClosedAfterwards = readinessWentDown;
-                    break;
-                }
-                Thread.sleep(50);
-            }
-            // The shutdown delay and timeout (5 s and 10 s) have passed long before this.
-            exited = service.waitFor(60, TimeUnit.SECONDS);
+            termination = PackagedService.terminate(service, management, () -> { });
         } finally {
             service.destroyForcibly();
         }
-        assertTrue(readinessWentDown, "readiness never reported DOWN after SIGTERM: see " + LOG);
-        assertTrue(listenerClosedAfterwards, "the listener closed before readiness went DOWN: see " + LOG);
-        assertTrue(exited, "the service did not exit within 60 s of SIGTERM: see " + LOG);
-        assertEquals(143, service.exitValue(), "exit status after SIGTERM (128 + 15, as the JVM's): see " + LOG);
+        assertTrue(termination.readinessWentDown(), "readiness never reported DOWN after SIGTERM: see " + LOG);
+        assertTrue(termination.listenerClosedAfterwards(), "the listener closed before readiness went DOWN: see " + LOG);
+        assertEquals(143, termination.exitStatus(),
+                "exit status after SIGTERM (128 + 15, as the JVM's; -1: still running): see " + LOG);
         assertTrue(Files.readString(LOG).contains(" stopped in "), "Quarkus's shutdown did not run: see " + LOG);
     }
 }

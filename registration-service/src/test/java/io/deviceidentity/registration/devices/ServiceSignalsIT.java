@@ -127,9 +127,7 @@ class ServiceSignalsIT {
         AtomicInteger answered = new AtomicInteger();
         CountDownLatch enough = new CountDownLatch(KILL_AFTER_ACKS);
         ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
-        boolean readinessWentDown = false;
-        boolean listenerClosedAfterwards = false;
-        boolean exited = false;
+        PackagedService.Termination termination;
         try {
             PackagedService.awaitReady(service, management, log, READY_PATIENCE);
             for (int c = 0; c < CLIENTS; c++) {
@@ -156,33 +154,19 @@ class ServiceSignalsIT {
                 });
             }
             assertTrue(enough.await(120, TimeUnit.SECONDS), "the burst was not answered");
-            service.destroy(); // SIGTERM
-            long until = System.nanoTime() + 60_000_000_000L;
-            while (System.nanoTime() < until) {
-                int ready = PackagedService.readiness(management);
-                if (ready == 503) {
-                    readinessWentDown = true;
-                    routed.set(false);
-                } else if (ready < 0) {
-                    listenerClosedAfterwards = readinessWentDown;
-                    break;
-                }
-                Thread.sleep(50);
-            }
-            // The shutdown delay and timeout (5 s and 10 s) have passed long before this.
-            exited = service.waitFor(60, TimeUnit.SECONDS);
+            termination = PackagedService.terminate(service, management, () -> routed.set(false));
         } finally {
             routed.set(false);
             clients.shutdown();
             clients.awaitTermination(60, TimeUnit.SECONDS);
             service.destroyForcibly();
         }
-        assertTrue(readinessWentDown, "readiness never reported DOWN after SIGTERM");
-        assertTrue(listenerClosedAfterwards, "the listener closed before readiness went DOWN");
+        assertTrue(termination.readinessWentDown(), "readiness never reported DOWN after SIGTERM");
+        assertTrue(termination.listenerClosedAfterwards(), "the listener closed before readiness went DOWN");
         assertTrue(answered.get() >= KILL_AFTER_ACKS);
         assertEquals(List.of(), List.copyOf(broken), "requests sent while routed were not answered in full");
-        assertTrue(exited, "the service did not exit within 60 s of SIGTERM: see " + log);
-        assertEquals(143, service.exitValue(), "exit status after SIGTERM (128 + 15, as the JVM's): see " + log);
+        assertEquals(143, termination.exitStatus(),
+                "exit status after SIGTERM (128 + 15, as the JVM's; -1: still running): see " + log);
         assertTrue(Files.readString(log).contains(" stopped in "), "Quarkus's shutdown did not run: see " + log);
     }
 
