@@ -79,7 +79,7 @@ native-analysis:
 ## native: native executables of the services on this machine, with no container engine: the GraalVM builder from
 ## Maven Central on the machine's Temurin 25 and the project's C layer (native/c/, docs/native.md), for proof and
 ## measurement. <service>/target/native/<service>-<version>-runner, with the shared libraries it loads beside it.
-## About 6 minutes and 4.7 GB of memory per service, one at a time.
+## About 6 minutes and 4.7 GB of memory per service, one at a time. `make native-it` then tests them.
 native: native-sources
 	$(foreach service,$(SERVICES),scripts/native-image.sh build $(service) && ) true
 
