@@ -86,7 +86,7 @@ native: native-sources
 ## native-it: the integration tests (*IT: the @QuarkusIntegrationTest suites and the tests that start the packaged
 ## service themselves) of the services against the executables `make native` linked, <service>/target/native/, on the
 ## test stack. Nothing is rebuilt: no container, no JVM build, no native image, and no unit or @QuarkusTest tests
-## (`make test` runs those). Refuses an executable that is missing or older than its sources (docs/native.md).
+## (`make test` runs those). Refuses an executable that is missing or was built from other sources (docs/native.md).
 native-it:
 	$(foreach service,$(SERVICES),scripts/native-image.sh artifact $(service) && ) true
 	$(TEST_STACK) db-up test

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -20,29 +21,30 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code scripts/native-image.sh artifact <service>}, which `make native-it` runs first: it names the executable
  * `make native` linked as the module's packaged artifact, the way Quarkus does after a native build of its own, and
- * refuses an executable that is missing or older than the sources it would be tested for. Run on a copy of the
+ * refuses an executable that is missing or was built from other sources than those in the checkout, compared by
+ * content (the record a build leaves beside it; {@code record} writes the same one here). Run on a copy of the
  * repository's layout, so that no real build output is touched.
  */
 class NativeImageArtifactScriptTest {
 
-    private static final Instant LINKED = Instant.parse("2026-01-02T03:04:05Z");
+    private static final List<String> SOURCES = List.of("pom.xml", "svc/pom.xml", "identity-core/pom.xml",
+            "svc/src/main/java/Service.java", "identity-core/src/main/java/Core.java");
 
     @TempDir
     Path repo;
     private Path runner;
 
     @BeforeEach
-    void aRepositoryWithALinkedExecutable() throws IOException {
+    void aRepositoryWithALinkedExecutable() throws Exception {
         Path scripts = Files.createDirectories(repo.resolve("scripts"));
         Files.copy(Repo.ROOT.resolve("scripts/native-image.sh"), scripts.resolve("native-image.sh"),
                 StandardCopyOption.COPY_ATTRIBUTES, StandardCopyOption.REPLACE_EXISTING);
-        for (String file : List.of("pom.xml", "svc/pom.xml", "identity-core/pom.xml",
-                "svc/src/main/java/Service.java", "identity-core/src/main/java/Core.java")) {
-            writeOlderThanTheLink(file);
+        for (String file : SOURCES) {
+            write(file, file);
         }
         runner = Files.createDirectories(repo.resolve("svc/target/native")).resolve("svc-1.0-runner");
         Files.writeString(runner, "linked");
-        Files.setLastModifiedTime(runner, FileTime.from(LINKED));
+        assertEquals(0, run("record", "svc").status());
     }
 
     @Test
@@ -56,18 +58,42 @@ class NativeImageArtifactScriptTest {
     }
 
     @Test
-    void anExecutableOlderThanAServiceOrCoreSourceIsRefusedByName() throws Exception {
+    void aSourceRewrittenWithTheSameContentIsNoChange() throws Exception {
+        // As a checkout that leaves a file as it was but gives it a new modification time.
+        for (String file : SOURCES) {
+            write(file, file);
+            Files.setLastModifiedTime(repo.resolve(file), FileTime.from(Instant.now().plusSeconds(3600)));
+        }
+
+        Result result = run("artifact", "svc");
+
+        assertEquals(0, result.status(), result.output());
+    }
+
+    @Test
+    void anExecutableBuiltFromAnotherServiceOrCoreSourceOrPomIsRefusedByName() throws Exception {
         for (String source : List.of("svc/src/main/java/Service.java", "identity-core/src/main/java/Core.java",
-                "pom.xml")) {
+                "pom.xml", "svc/src/main/resources/application.properties")) {
             aRepositoryWithALinkedExecutable();
-            Files.setLastModifiedTime(repo.resolve(source), FileTime.from(LINKED.plusSeconds(60)));
+            write(source, "changed since the build");
 
             Result result = run("artifact", "svc");
 
             assertEquals(3, result.status(), result.output());
-            assertTrue(result.output().contains("older than " + source), result.output());
+            assertTrue(result.output().contains("built from another " + source + " than the one here"),
+                    result.output());
             assertFalse(Files.exists(repo.resolve("svc/target/quarkus-artifact.properties")));
         }
+    }
+
+    @Test
+    void anExecutableWithoutARecordOfItsSourcesIsRefused() throws Exception {
+        Files.delete(repo.resolve("svc/target/native/sources.sha256"));
+
+        Result result = run("artifact", "svc");
+
+        assertEquals(3, result.status(), result.output());
+        assertTrue(result.output().contains("no record of the sources it was built from"), result.output());
     }
 
     @Test
@@ -80,19 +106,17 @@ class NativeImageArtifactScriptTest {
         assertTrue(result.output().contains("run make native first"), result.output());
     }
 
-    private void writeOlderThanTheLink(String relative) throws IOException {
+    private void write(String relative, String content) throws IOException {
         Path file = repo.resolve(relative);
         Files.createDirectories(file.getParent());
-        Files.writeString(file, relative);
-        Files.setLastModifiedTime(file, FileTime.from(LINKED.minusSeconds(60)));
+        Files.writeString(file, content);
     }
 
     record Result(int status, String output) {
     }
 
     private Result run(String... arguments) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of("bash", repo.resolve("scripts/native-image.sh")
-                .toString()));
+        List<String> command = new ArrayList<>(List.of("bash", repo.resolve("scripts/native-image.sh").toString()));
         command.addAll(List.of(arguments));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes());
