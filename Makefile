@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 MVN ?= mvn -B
 
-.PHONY: up restart down status install-deps test test-busy test-db-up test-db-down native-sources native-analysis native native-container native-test
+.PHONY: up restart down status install-deps test test-busy test-db-up test-db-down native-sources native-analysis native native-it native-container native-test
 
 comma := ,
 space := $(subst ,, )
@@ -79,9 +79,19 @@ native-analysis:
 ## native: native executables of the services on this machine, with no container engine: the GraalVM builder from
 ## Maven Central on the machine's Temurin 25 and the project's C layer (native/c/, docs/native.md), for proof and
 ## measurement. <service>/target/native/<service>-<version>-runner, with the shared libraries it loads beside it.
-## About 6 minutes and 4.7 GB of memory per service, one at a time.
+## About 6 minutes and 4.7 GB of memory per service, one at a time. `make native-it` then tests them.
 native: native-sources
 	$(foreach service,$(SERVICES),scripts/native-image.sh build $(service) && ) true
+
+## native-it: the integration tests (*IT: the @QuarkusIntegrationTest suites and the tests that start the packaged
+## service themselves) of the services against the executables `make native` linked, <service>/target/native/, on the
+## test stack. Nothing is rebuilt: no container, no JVM build, no native image, and no unit or @QuarkusTest tests
+## (`make test` runs those). Refuses an executable that is missing or was built from other sources (docs/native.md).
+native-it:
+	$(foreach service,$(SERVICES),scripts/native-image.sh artifact $(service) && ) true
+	$(TEST_STACK) db-up test
+	$(MVN) verify -pl $(subst $(space),$(comma),$(SERVICES)) -am -Plocal-native -Dtest.pg.port=$(TEST_PG_PORT) \
+	  -Dtest.pgbouncer.port=$(TEST_PGBOUNCER_PORT) $(TEST_DB_CA)
 
 ## native-container: the shipped native executables, compiled inside the Mandrel builder image (needs Docker or
 ## Podman): <service>/target/<service>-<version>-runner, what Dockerfile.native packages

@@ -4,17 +4,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import javax.xml.parsers.DocumentBuilderFactory;
+
 import org.junit.jupiter.api.Test;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
 
 /**
  * `make test` (and so .ci/run and ci.yml) ends with the native-sources build of every Quarkus service in the root
  * pom, after the tests, and GraalVM's analysis of each, so that native build-time problems fail CI on machines
- * without GraalVM or Docker. Read from
- * `make -n test`, i.e. the commands make would really run.
+ * without GraalVM or Docker; `make native-it` runs the integration tests against the executables `make native`
+ * linked, and nothing else. Read from `make -n <target>`, i.e. the commands make would really run, and from the
+ * root pom's profile that target uses.
  */
 class MakeTestTest {
 
@@ -29,8 +35,7 @@ class MakeTestTest {
         assertTrue(build.contains("-Dquarkus.native.enabled=true"), build);
         // No JAR packaging: the native-sources run must not replace the JVM build `make up` and the images use.
         assertTrue(build.contains("-Dquarkus.package.jar.enabled=false"), build);
-        String modules = build.replaceAll(".*-pl (\\S+).*", "$1");
-        assertEquals(Repo.quarkusServices(), Arrays.asList(modules.split(",")), build);
+        assertBuildsEveryQuarkusService(build);
     }
 
     @Test
@@ -56,9 +61,48 @@ class MakeTestTest {
     }
 
     @Test
+    void makeNativeItRunsOnlyTheIntegrationTestsAgainstTheLocallyLinkedExecutablesOfEveryService() throws Exception {
+        List<String> commands = dryRun("native-it");
+        // Each service's executable is named as its packaged artifact before the tests start it.
+        int named = indexOf(commands, "scripts/native-image.sh artifact");
+        int verify = indexOf(commands, " verify ");
+        assertTrue(named >= 0 && verify > named, "make -n native-it: " + commands);
+        Repo.quarkusServices().forEach(service -> assertTrue(
+                commands.get(named).contains("scripts/native-image.sh artifact " + service + " "), commands.get(named)));
+        String build = commands.get(verify);
+        assertBuildsEveryQuarkusService(build);
+        assertTrue(build.matches(".*\\s-Plocal-native(\\s.*|$)"), build);
+        assertTrue(build.contains("-Dtest.pg.port=") && build.contains("-Dtest.pgbouncer.port=")
+                && build.contains("-Dtest.db.ca="), build);
+        // Nothing is rebuilt: no native image (local or in a container), and no JAR the tests could start instead.
+        for (String rebuild : List.of("quarkus.native", "container-build", "quarkus.package", " package ")) {
+            assertEquals(-1, String.join(" ", commands).indexOf(rebuild), rebuild + " in " + commands);
+        }
+    }
+
+    @Test
+    void theLocalNativeProfileSkipsTheQuarkusBuildAndTheUnitTestsAndStartsTheLinkedExecutable() {
+        Element profile = profile("local-native");
+        assertEquals("true", text(profile, "properties", "quarkus.build.skip"));
+        Element plugins = child(child(child(profile, "build"), "pluginManagement"), "plugins");
+        assertEquals("true", text(plugin(plugins, "maven-surefire-plugin"), "configuration", "skip"));
+        // Where `scripts/native-image.sh build` links the executable: target/native/ beside its shared libraries.
+        assertEquals("${project.build.directory}/native/${project.build.finalName}-runner",
+                text(plugin(plugins, "maven-failsafe-plugin"), "configuration", "systemPropertyVariables",
+                        "native.image.path"));
+        assertTrue(Repo.read("scripts/native-image.sh").contains("out=\"$here/$service/target/native\""));
+    }
+
+    @Test
     void makeNativeContainerBuildsInTheBuilderImage() throws Exception {
         String commands = String.join(" ", dryRun("native-container"));
         assertTrue(commands.contains("package") && commands.contains("-Dquarkus.native.container-build=true"), commands);
+    }
+
+    /** The Maven command builds exactly the Quarkus services ({@code -pl}). */
+    private static void assertBuildsEveryQuarkusService(String build) {
+        String modules = build.replaceAll(".*-pl (\\S+).*", "$1");
+        assertEquals(Repo.quarkusServices(), Arrays.asList(modules.split(",")), build);
     }
 
     /** The script runs once per Quarkus service, in a command after the native-sources build. */
@@ -69,6 +113,52 @@ class MakeTestTest {
         for (String service : Repo.quarkusServices()) {
             assertTrue(commands.get(run).contains(script + " " + service + " "), commands.get(run));
         }
+    }
+
+    private static Element profile(String id) {
+        try {
+            DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+            factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+            Element project = factory.newDocumentBuilder().parse(Repo.ROOT.resolve("pom.xml").toFile())
+                    .getDocumentElement();
+            for (Element profile : children(child(project, "profiles"), "profile")) {
+                if (text(profile, "id").equals(id)) {
+                    return profile;
+                }
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the root pom", e);
+        }
+        throw new AssertionError("no profile " + id + " in the root pom");
+    }
+
+    private static Element plugin(Element plugins, String artifactId) {
+        return children(plugins, "plugin").stream().filter(plugin -> text(plugin, "artifactId").equals(artifactId))
+                .findFirst().orElseThrow(() -> new AssertionError("no " + artifactId + " in the profile"));
+    }
+
+    private static List<Element> children(Element parent, String name) {
+        List<Element> found = new ArrayList<>();
+        for (Node node = parent.getFirstChild(); node != null; node = node.getNextSibling()) {
+            if (node instanceof Element element && element.getTagName().equals(name)) {
+                found.add(element);
+            }
+        }
+        return found;
+    }
+
+    private static Element child(Element parent, String name) {
+        List<Element> found = children(parent, name);
+        assertEquals(1, found.size(), "<" + name + "> under <" + parent.getTagName() + ">");
+        return found.get(0);
+    }
+
+    private static String text(Element parent, String... path) {
+        Element element = parent;
+        for (String name : path) {
+            element = child(element, name);
+        }
+        return element.getTextContent().strip();
     }
 
     private static List<String> dryRun(String target) throws IOException, InterruptedException {

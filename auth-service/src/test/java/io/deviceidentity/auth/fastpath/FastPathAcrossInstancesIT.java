@@ -6,22 +6,22 @@ import static io.deviceidentity.auth.support.TestDevices.device;
 import static io.deviceidentity.auth.support.TestDevices.uniqueId;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import io.deviceidentity.auth.support.PackagedAppOnTestStack;
 import io.deviceidentity.auth.support.PrometheusScrape;
 import io.deviceidentity.testsupport.ManagementInterface;
+import io.deviceidentity.testsupport.PackagedService;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.restassured.response.Response;
@@ -29,18 +29,17 @@ import io.restassured.response.Response;
 /**
  * A verifier written through one auth-service instance is used by another, started afterwards: the fast path lives
  * in PostgreSQL, not in a replica's memory, so it survives restarts and works on whichever replica EMQX asks. The
- * first instance is the packaged artifact Quarkus starts; the second is the packaged JAR started by the test, with
- * the same configuration as the chart would give a second replica.
+ * first instance is the packaged artifact Quarkus starts; the second is the same artifact (JAR or native executable)
+ * started by the test, with the same configuration as the chart would give a second replica.
  */
 @QuarkusIntegrationTest
 @WithTestResource(PackagedAppOnTestStack.class)
 class FastPathAcrossInstancesIT {
 
-    private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
+    private static final Path LOG = Path.of("target", "second-instance.log");
 
     @Test
     void aVerifierWrittenByOneInstanceAllowsWithoutBcryptOnASecondOne() throws Exception {
-        Assumptions.assumeTrue(Files.exists(JAR), "the JVM build is not packaged (native-only run)");
         String id = uniqueId("two-instances");
         String password = device(id).store();
         Response first = given().contentType("application/json").body(authnBody(id, "", password))
@@ -52,7 +51,7 @@ class FastPathAcrossInstancesIT {
         int management = ManagementInterface.freePort();
         Process second = start(port, management);
         try {
-            awaitReady(second, management);
+            PackagedService.awaitReady(second, management, LOG, Duration.ofSeconds(60));
             // Readiness comes after the warm-up, which hashes a few times itself: count from here.
             double hashedBefore = PrometheusScrape.sum(management, "identity_bcrypt_duration_seconds_count");
             Response answer = given().port(port).contentType("application/json").body(authnBody(id, "", password))
@@ -70,33 +69,14 @@ class FastPathAcrossInstancesIT {
     }
 
     private static Process start(int port, int management) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx256m"));
         // The first instance's settings (test stack, fast-path key, bcrypt limits a busy machine cannot reach: with
         // production's SCHED_IDLE hashes, a busy machine starves the second instance's warm-up and it never gets
         // ready), on a port of its own.
-        PackagedAppOnTestStack.settings(management).forEach((key, value) -> command.add("-D" + key + "=" + value));
-        command.add("-Dquarkus.http.port=" + port);
-        command.add("-Dquarkus.http.host=127.0.0.1");
-        command.addAll(List.of("-jar", JAR.toString()));
-        return new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(Path.of("target", "second-instance.log").toFile()).start();
-    }
-
-    private static void awaitReady(Process process, int management) throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < until) {
-            assertTrue(process.isAlive(), "the second instance exited: see target/second-instance.log");
-            try {
-                if (ManagementInterface.on(management).get("/q/health/ready").statusCode() == 200) {
-                    return;
-                }
-            } catch (Exception notYetListening) {
-                // connection refused while it starts (RestAssured throws it undeclared)
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("the second instance did not become ready: see target/second-instance.log");
+        Map<String, String> settings = new HashMap<>(PackagedAppOnTestStack.settings(management));
+        settings.put("quarkus.http.port", Integer.toString(port));
+        settings.put("quarkus.http.host", "127.0.0.1");
+        return PackagedService.underTest().start(List.of("-Xmx256m"), settings,
+                LOG);
     }
 
     private static int freePort() throws IOException {

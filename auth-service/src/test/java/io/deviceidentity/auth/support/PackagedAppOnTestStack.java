@@ -9,11 +9,12 @@ import io.deviceidentity.testsupport.TestDatabase;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
- * Configures the packaged artifact (JAR, or native executable in CI) that {@code @QuarkusIntegrationTest} launches.
- * The artifact runs in its production profile, so it does not see the {@code %test.*} keys of application.properties;
- * this passes it the same things the chart passes as environment variables, pointed at the test PostgreSQL and
- * PgBouncer that scripts/stack.sh started (ports from the test.pg.port / test.pgbouncer.port system properties that
- * Maven gives the test JVM). Quarkus hands the returned map to the artifact as system properties.
+ * Configures the packaged artifact (JAR in `make test`, native executable in `make native-it` and native.yml) that
+ * {@code @QuarkusIntegrationTest} launches. The artifact runs in its production profile, so it does not see the
+ * {@code %test.*} keys of application.properties; this passes it the same things the chart passes as environment
+ * variables, pointed at the test PostgreSQL and PgBouncer that scripts/stack.sh started (ports from the test.pg.port /
+ * test.pgbouncer.port system properties that Maven gives the test JVM). Quarkus hands the returned map to the
+ * artifact as system properties.
  */
 public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManager {
 

@@ -4,7 +4,6 @@ import static io.deviceidentity.registration.support.Devices.TOKEN;
 import static io.deviceidentity.registration.support.Devices.uniquePrefix;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -18,7 +17,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -30,38 +31,41 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 import io.deviceidentity.registration.support.Database;
+import io.deviceidentity.testsupport.PackagedService;
 import io.deviceidentity.testsupport.TestDatabase;
 
 /**
- * The packaged JAR, started as a child process on the test stack, is signalled in the middle of a burst of PUTs.
+ * The packaged service (JAR or native executable, whichever the run tests: {@link PackagedService}), started as a
+ * child process on the test stack, is signalled in the middle of a burst of PUTs.
  * SIGKILL: every PUT it had answered 2xx is stored, no client id has two rows, and a fresh process serves the same
  * devices. SIGTERM (a rolling update): readiness turns DOWN while the listener still answers, and every request
- * sent before the readiness went DOWN is answered in full (none reset). No timing is asserted; signals come after a
+ * sent before the readiness went DOWN is answered in full (none reset), and the process then exits by itself as the
+ * JVM does on SIGTERM (status 143, after Quarkus's shutdown). No timing is asserted; signals come after a
  * number of acknowledgements, not after a delay.
  */
 class ServiceSignalsIT {
 
-    private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
     private static final int CLIENTS = 8;
     private static final int KILL_AFTER_ACKS = 40;
+    private static final Duration READY_PATIENCE = Duration.ofSeconds(90);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     @Test
     void everyAcknowledgedPutSurvivesASigkillOfTheService() throws Exception {
-        assumeTrue(Files.isRegularFile(JAR), "no JVM package (native build): " + JAR);
         String prefix = uniquePrefix("sigkill");
         int port = freePort();
         // Readiness is on the management interface, a port of its own; it closes with the service.
         int management = freePort();
-        Process service = start(port, management);
+        Path log = log();
+        Process service = start(port, management, log);
         Queue<String> acknowledged = new ConcurrentLinkedQueue<>();
         AtomicInteger sent = new AtomicInteger();
         AtomicInteger other5xx = new AtomicInteger();
         CountDownLatch enough = new CountDownLatch(KILL_AFTER_ACKS);
         ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
         try {
-            awaitReady(management);
+            PackagedService.awaitReady(service, management, log, READY_PATIENCE);
             for (int c = 0; c < CLIENTS; c++) {
                 int client = c;
                 clients.submit(() -> {
@@ -97,9 +101,10 @@ class ServiceSignalsIT {
         assertEquals(0, duplicatedIds(prefix), "a client id has more than one row");
         assertTrue(Database.countWithPrefix(prefix) >= acked.size());
 
-        Process again = start(port, management);
+        Path againLog = log();
+        Process again = start(port, management, againLog);
         try {
-            awaitReady(management);
+            PackagedService.awaitReady(again, management, againLog, READY_PATIENCE);
             HttpResponse<String> read = http.send(request(port, acked.get(0)).GET().build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, read.statusCode(), read.body());
@@ -111,21 +116,20 @@ class ServiceSignalsIT {
 
     @Test
     void sigtermTurnsReadinessDownFirstAndAnswersEveryAcceptedRequest() throws Exception {
-        assumeTrue(Files.isRegularFile(JAR), "no JVM package (native build): " + JAR);
         String prefix = uniquePrefix("sigterm");
         int port = freePort();
         // Readiness is on the management interface, a port of its own; it closes with the service.
         int management = freePort();
-        Process service = start(port, management);
+        Path log = log();
+        Process service = start(port, management, log);
         java.util.concurrent.atomic.AtomicBoolean routed = new java.util.concurrent.atomic.AtomicBoolean(true);
         Queue<String> broken = new ConcurrentLinkedQueue<>();
         AtomicInteger answered = new AtomicInteger();
         CountDownLatch enough = new CountDownLatch(KILL_AFTER_ACKS);
         ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
-        boolean readinessWentDown = false;
-        boolean listenerClosedAfterwards = false;
+        PackagedService.Termination termination;
         try {
-            awaitReady(management);
+            PackagedService.awaitReady(service, management, log, READY_PATIENCE);
             for (int c = 0; c < CLIENTS; c++) {
                 int client = c;
                 clients.submit(() -> {
@@ -150,75 +154,41 @@ class ServiceSignalsIT {
                 });
             }
             assertTrue(enough.await(120, TimeUnit.SECONDS), "the burst was not answered");
-            service.destroy(); // SIGTERM
-            long until = System.nanoTime() + 60_000_000_000L;
-            while (System.nanoTime() < until) {
-                int ready = readiness(management);
-                if (ready == 503) {
-                    readinessWentDown = true;
-                    routed.set(false);
-                } else if (ready < 0) {
-                    listenerClosedAfterwards = readinessWentDown;
-                    break;
-                }
-                Thread.sleep(50);
-            }
+            termination = PackagedService.terminate(service, management, () -> routed.set(false));
         } finally {
             routed.set(false);
             clients.shutdown();
             clients.awaitTermination(60, TimeUnit.SECONDS);
             service.destroyForcibly();
         }
-        assertTrue(readinessWentDown, "readiness never reported DOWN after SIGTERM");
-        assertTrue(listenerClosedAfterwards, "the listener closed before readiness went DOWN");
+        assertTrue(termination.readinessWentDown(), "readiness never reported DOWN after SIGTERM");
+        assertTrue(termination.listenerClosedAfterwards(), "the listener closed before readiness went DOWN");
         assertTrue(answered.get() >= KILL_AFTER_ACKS);
         assertEquals(List.of(), List.copyOf(broken), "requests sent while routed were not answered in full");
+        assertEquals(143, termination.exitStatus(),
+                "exit status after SIGTERM (128 + 15, as the JVM's; -1: still running): see " + log);
+        assertTrue(Files.readString(log).contains(" stopped in "), "Quarkus's shutdown did not run: see " + log);
     }
 
-    /** Status of /q/health/ready on the management port, or -1 when nothing listens. */
-    private int readiness(int management) throws InterruptedException {
-        try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + management + "/q/health/ready"))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (IOException closed) {
-            return -1;
-        }
+    private static Path log() {
+        return Path.of("target", "sigkill-it", "service-" + System.nanoTime() + ".log");
     }
 
-    private Process start(int port, int management) throws IOException {
-        Path log = Files.createDirectories(Path.of("target", "sigkill-it")).resolve("service-" + System.nanoTime() + ".log");
-        return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dquarkus.http.port=" + port, "-Dquarkus.http.host=127.0.0.1",
-                "-Didentity.management.port=" + management,
-                "-Didentity.db.port=" + System.getProperty("test.pgbouncer.port", "56433"),
-                "-Didentity.schema.port=" + System.getProperty("test.pg.port", "55433"),
-                "-Didentity.db.sslrootcert=" + TestDatabase.ca(),
-                "-Didentity.registration.tokens=" + TOKEN,
-                "-Didentity.registration.bcrypt-cost=4",
-                "-Dquarkus.log.category.\"io.deviceidentity.outcome\".level=WARN",
-                // As PackagedAppOnTestStack: a SCHED_IDLE warm-up hash gets no CPU beside other busy processes.
-                "-Didentity.overload.bcrypt.idle-priority=false",
-                "-Didentity.overload.bcrypt.max-wait=30s", "-Didentity.overload.bcrypt.target-wait=30s",
-                "-jar", JAR.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    }
-
-    private void awaitReady(int management) throws InterruptedException {
-        long until = System.nanoTime() + 90_000_000_000L;
-        while (System.nanoTime() < until) {
-            try {
-                HttpResponse<Void> ready = http.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + management + "/q/health/ready")).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                if (ready.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("the packaged service did not become ready (management port " + management + ")");
+    private Process start(int port, int management, Path log) throws IOException {
+        Map<String, String> settings = new HashMap<>(Map.of(
+                "quarkus.http.port", Integer.toString(port), "quarkus.http.host", "127.0.0.1",
+                "identity.management.port", Integer.toString(management),
+                "identity.db.port", System.getProperty("test.pgbouncer.port", "56433"),
+                "identity.schema.port", System.getProperty("test.pg.port", "55433"),
+                "identity.db.sslrootcert", TestDatabase.ca().toString(),
+                "identity.registration.tokens", TOKEN,
+                "identity.registration.bcrypt-cost", "4",
+                "quarkus.log.category.\"io.deviceidentity.outcome\".level", "WARN"));
+        // As PackagedAppOnTestStack: a SCHED_IDLE warm-up hash gets no CPU beside other busy processes.
+        settings.put("identity.overload.bcrypt.idle-priority", "false");
+        settings.put("identity.overload.bcrypt.max-wait", "30s");
+        settings.put("identity.overload.bcrypt.target-wait", "30s");
+        return PackagedService.underTest().start(List.of(), settings, log);
     }
 
     private int put(int port, String id) {

@@ -9,9 +9,10 @@ import io.deviceidentity.testsupport.TestDatabase;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
- * Configures the packaged artifact (JAR here, native executable in CI) that {@code @QuarkusIntegrationTest}
- * launches. It runs in its production profile, without the {@code %test.*} keys, so this passes what the chart
- * passes as environment variables, pointed at the test PostgreSQL and PgBouncer of scripts/stack.sh.
+ * Configures the packaged artifact (JAR in `make test`, native executable in `make native-it` and native.yml) that
+ * {@code @QuarkusIntegrationTest} launches. It runs in its production profile, without the {@code %test.*} keys, so
+ * this passes what the chart passes as environment variables, pointed at the test PostgreSQL and PgBouncer of
+ * scripts/stack.sh.
  */
 public class PackagedAppOnTestStack implements QuarkusTestResourceLifecycleManager {
 
