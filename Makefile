@@ -43,11 +43,14 @@ TEST_STACK := PG_PORT=$(TEST_PG_PORT) PGBOUNCER_PORT=$(TEST_PGBOUNCER_PORT) scri
 TEST_DB_CA = -Dtest.db.ca="$$($(TEST_STACK) db-ca test)"
 
 ## test: start the test PostgreSQL + PgBouncer, run every module's tests against them (unit, @QuarkusTest, and the
-## @QuarkusIntegrationTest suites against the packaged JARs), then the native-sources build and the native analysis
-## of the services
+## @QuarkusIntegrationTest suites against the packaged JARs), stop them (also when a test fails: a stack left running
+## would hold its ports against the next checkout's run), then the native-sources build and the native analysis of
+## the services. `make test-db-up` keeps one running for targeted test runs.
 test: install-deps
 	$(TEST_STACK) db-up test
-	$(MVN) verify -Dtest.pg.port=$(TEST_PG_PORT) -Dtest.pgbouncer.port=$(TEST_PGBOUNCER_PORT) $(TEST_DB_CA)
+	$(MVN) verify -Dtest.pg.port=$(TEST_PG_PORT) -Dtest.pgbouncer.port=$(TEST_PGBOUNCER_PORT) $(TEST_DB_CA) \
+	  || { status=$$?; $(TEST_STACK) db-down test; exit $$status; }
+	$(TEST_STACK) db-down test
 	$(MAKE) --no-print-directory native-sources
 	$(MAKE) --no-print-directory native-analysis
 

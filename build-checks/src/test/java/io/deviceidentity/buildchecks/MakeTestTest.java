@@ -1,6 +1,8 @@
 package io.deviceidentity.buildchecks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -36,6 +38,27 @@ class MakeTestTest {
         // No JAR packaging: the native-sources run must not replace the JVM build `make up` and the images use.
         assertTrue(build.contains("-Dquarkus.package.jar.enabled=false"), build);
         assertBuildsEveryQuarkusService(build);
+    }
+
+    @Test
+    void makeTestStopsTheTestStackAfterTheTestsAndBeforeTheNativeBuild() throws Exception {
+        List<String> commands = dryRun("test");
+        int verify = indexOf(commands, " verify ");
+        int down = indexOf(commands.subList(verify + 1, commands.size()), "scripts/stack.sh db-down test");
+        int nativeSources = indexOf(commands, "-Dquarkus.native.sources-only=true");
+        assertTrue(down >= 0 && verify + 1 + down < nativeSources, "make -n test: " + commands);
+    }
+
+    @Test
+    void makeTestStopsTheTestStackWhenATestFailsAndFailsItself() throws Exception {
+        // The real recipe, with stand-ins for the stack script and for Maven (a failing test run).
+        Process make = new ProcessBuilder("make", "--no-print-directory", "-o", "install-deps", "test", "MVN=false",
+                "TEST_STACK=echo test-stack").directory(Repo.ROOT.toFile()).redirectErrorStream(true).start();
+        String output = new String(make.getInputStream().readAllBytes());
+        assertTrue(make.waitFor(30, TimeUnit.SECONDS));
+        assertNotEquals(0, make.exitValue(), output);
+        assertTrue(output.lines().anyMatch("test-stack db-down test"::equals), output);
+        assertFalse(output.contains("sources-only"), "nothing after the failed tests: " + output);
     }
 
     @Test
