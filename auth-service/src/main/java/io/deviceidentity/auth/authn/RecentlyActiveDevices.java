@@ -42,6 +42,7 @@ public class RecentlyActiveDevices {
 
     /** The longest an entry is trusted however often the epochs confirm it: bounds what no bump announces. */
     static final Duration MAX_CONFIRMED_AGE = Duration.ofMinutes(5);
+    private static final long MAX_CONFIRMED_AGE_NANOS = MAX_CONFIRMED_AGE.toNanos();
     /** The epoch of an entry read before any epochs read had finished: counts for the memory only. */
     private static final long NO_EPOCH = Long.MIN_VALUE;
 
@@ -101,7 +102,7 @@ public class RecentlyActiveDevices {
         if (age <= windowNanos / 2) {
             return true;
         }
-        if (entry.epoch() == NO_EPOCH || age > MAX_CONFIRMED_AGE.toNanos()) {
+        if (entry.epoch() == NO_EPOCH || age > MAX_CONFIRMED_AGE_NANOS) {
             return age <= windowNanos;
         }
         // Remembered for more than half the memory: have a confirmation ready before the memory alone runs out.

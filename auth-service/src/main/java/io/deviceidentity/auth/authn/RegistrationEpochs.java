@@ -114,11 +114,7 @@ public class RegistrationEpochs {
 
     /** Starts a read if none is in flight, so that {@link #latest} gets a value (not waited for). */
     public void warmUp() {
-        synchronized (this) {
-            if (inFlight == null && latest == null) {
-                start(new CompletableFuture<>());
-            }
-        }
+        refreshIfStartedBefore(Long.MIN_VALUE);
     }
 
     /** Called holding the lock. */
