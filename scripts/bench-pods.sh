@@ -126,7 +126,8 @@ launch_pod() {
   [[ "$BENCH_JFR" == 1 && "$name" == pod-* ]] && jfr=(-XX:StartFlightRecording=name=bench,settings=profile)
   # Below one CPU the chart runs a JVM image with C1 alone (authService.jvm.c1BelowOneCpu); the bench does the same.
   if [[ "$BENCH_SUBCORE_JIT" == c1 && "$subcore" == 1 ]]; then jit=(-XX:TieredStopAtLevel=1); fi
-  log "starting auth-service $slot ($name) on 127.0.0.1:$port: pod of $cpu vCPU (${cg:-no cgroup: taskset only}), CPU $pin${jit[*]:+, JIT: C1 only}"
+  [[ -n "${AUTH_NATIVE:-}" ]] && jit=()
+  log "starting auth-service $slot ($name) on 127.0.0.1:$port: pod of $cpu vCPU (${cg:-no cgroup: taskset only}), CPU $pin, $(auth_image)${jit[*]:+, JIT: C1 only}"
   (
     [[ -n "$cg" ]] && echo "$BASHPID" >"$cg/cgroup.procs"
     export IDENTITY_DB_HOST=127.0.0.1 IDENTITY_DB_PORT=$PGBOUNCER_PORT IDENTITY_DB_NAME=$DB_NAME
@@ -141,6 +142,11 @@ launch_pod() {
     # would otherwise re-hash each one at the service's cost, work that is no part of what the bench measures.
     export IDENTITY_AUTH_LEGACY_UPGRADE_COST=${BENCH_KNOWN_COST:-10}
     # BENCH_AUTH_ENV (KEY=VALUE ...) and BENCH_AUTH_JAVA_OPTS change every pod of the run, to compare settings.
+    # A native executable takes the same heap bound and CPU count as run-time options; it has no JIT and no JFR here.
+    # shellcheck disable=SC2086
+    if [[ -n "${AUTH_NATIVE:-}" ]]; then
+      exec env "$@" ${BENCH_AUTH_ENV:-} taskset -c "$pin" "$AUTH_NATIVE" -Xmx512m "${jvm_cpus[@]}" ${BENCH_AUTH_JAVA_OPTS:-}
+    fi
     # shellcheck disable=SC2086
     exec env "$@" ${BENCH_AUTH_ENV:-} taskset -c "$pin" java -Xmx512m "${jvm_cpus[@]}" "${jit[@]}" "${jfr[@]}" ${BENCH_AUTH_JAVA_OPTS:-} -jar "$AUTH_JAR"
   ) >"$LOG_DIR/auth-service-$slot-$name.log" 2>&1 &
@@ -170,7 +176,25 @@ start_pod() {
   local slot=$1 port=$2 cpu=$3 name=$4 ready_s
   launch_pod "$@"
   ready_s=$(await_pod "$slot" "$port" "$name")
-  log "auth-service $slot ($name, $cpu vCPU) ready after $ready_s s"
+  POD_READY_S[$slot]=$ready_s
+  log "auth-service $slot ($name, $cpu vCPU) ready after $ready_s s, resident $(pod_memory "$slot" VmRSS) MiB"
+}
+declare -A POD_READY_S=()
+
+# What the pods run: the JVM jar (AUTH_JAR) or a native executable (AUTH_NATIVE, e.g. `make native`'s
+# auth-service/target/native/auth-service-<version>-runner).
+auth_image() {
+  if [[ -n "${AUTH_NATIVE:-}" ]]; then echo "native executable $(basename "$AUTH_NATIVE")"; else echo "JVM jar"; fi
+}
+
+# The resident memory of SLOT's process in MiB, from /proc/PID/status: VmRSS now, or VmHWM, its peak since the start.
+pod_memory() {
+  local pid key value _
+  pid=$(cat "$(pid_file_of "$1")" 2>/dev/null) || { echo -; return 0; }
+  while read -r key value _; do
+    [[ "$key" == "$2:" ]] && { echo $(( value / 1024 )); return 0; }
+  done 2>/dev/null <"/proc/$pid/status"
+  echo -
 }
 
 # A process that has not exited (a zombie, exited but not yet reaped by this shell, counts as gone).
@@ -365,7 +389,7 @@ point_mark() {
 # seconds and the whole storm, and the request rate per BENCH_RATE_EVERY seconds (loadtest bench windows); its CPU
 # per refused answer and thread groups over the late window, priced by a second capacity run after both storms
 # (pod-<size>-capacity-warm); BENCH_JFR=1 adds its profile. Rows go to POD_ROWS.
-POD_ROWS=() POD_JFR=() POD_REFUSAL_US=-
+POD_ROWS=() POD_JFR=() POD_MEMORY=() POD_REFUSAL_US=-
 # The connection counts of each pod's storms: BENCH_POD_CONNECTIONS, "pool" meaning the chart's pool for that size.
 pod_connections() {
   local pool=$1 conns
@@ -380,6 +404,8 @@ pod_sizes() {
     selected "pod-$slug" || continue
     pod_tls_env
     start_pod auth-service "$AUTH_PORT" "$cpu" "pod-$slug" "${PROTECTED[@]}" "${POD_TLS[@]}"
+    local rss_ready
+    rss_ready=$(pod_memory auth-service VmRSS)
     # warm_up, point and pod_capacity call COMMON: here, this pod's URL (and CA).
     mapfile -t target < <(target_of "$AUTH_PORT")
     local COMMON=("${target[@]}" "${COMMON_NO_URL[@]}")
@@ -417,6 +443,7 @@ pod_sizes() {
     log "pod-$slug: warm capacity run $(cat "$RUN_DIR/capacity-warm-$slug") allows/s (prices an allow)"
     cpu_json "$RUN_DIR/cpu-pod-$slug-capacity-from"
     cpu_json "$RUN_DIR/cpu-pod-$slug-capacity-to"
+    POD_MEMORY+=("pod-$slug: ready after ${POD_READY_S[auth-service]} s; resident memory when ready $rss_ready MiB, peak $(pod_memory auth-service VmHWM) MiB (its storms included)")
     for row in "${rows[@]}"; do
       name=${row%% *}
       late_window_cpu "$name" "pod-$slug"
@@ -432,13 +459,15 @@ pod_table() {
   echo
   local scheme="HTTPS (verify_peer: the stack's CA, server name localhost)" name
   [[ "$BENCH_POD_TLS" == 1 ]] || scheme="plain HTTP"
-  echo "Pod sizes: auth-service (protected, fast path off) in a cgroup with a CFS quota of the pod's CPU ($(pod_cgroup_kind))," \
+  echo "Pod sizes: auth-service ($(auth_image), protected, fast path off) in a cgroup with a CFS quota of the pod's CPU ($(pod_cgroup_kind))," \
     "over $scheme; ${BENCH_OVERLOAD}x its capacity for $BENCH_POD_DURATION, EMQX request_timeout $BENCH_REQUEST_TIMEOUT," \
     "pipelining 1, devices retry fixed:12s; capacity = closed loop of as many callers as bcrypt threads (never refused);" \
     "goodput / capacity in the late window ($BENCH_LATE_WINDOW s), the last $BENCH_LATE_LAST s and the whole storm;" \
     "bcrypt-bound = threads / mean check time in that run; p99 allow, late, expired and bcrypt/s in the steady state" \
     "(its rule's start to the end); us/refusal = CPU per refused answer over the late window (refusal-cost.txt)"
   figure pod-table --window "$BENCH_LATE_WINDOW" --last "$BENCH_LATE_LAST" --every "$BENCH_RATE_EVERY" "${POD_ROWS[@]}"
+  echo "Start and memory ($(auth_image)):"
+  printf '  %s\n' "${POD_MEMORY[@]}"
   for name in "${POD_JFR[@]}"; do
     echo "$name: JFR execution samples in the late window ($BENCH_OUT/$name/storm.jfr):"
     cat "$BENCH_OUT/$name/jfr-top.txt"

@@ -73,7 +73,9 @@
 # chart's], BENCH_AUTH_CPUS [0], BENCH_LOAD_CPUS [1], BENCH_TOOL_CPUS [= BENCH_LOAD_CPUS], BENCH_JMH [0; 1 runs it],
 # BENCH_ONLY [all points; e.g. "protected-8x unprotected-8x" or "known-storm mixed-storm tls" runs just those; the
 # capacity run always runs], SKIP_BUILD [0], AUTH_JAR and LOADTEST_JAR [the built jars; point them at copies to bench
-# a fixed build].
+# a fixed build], AUTH_NATIVE [empty: the JVM jar; a native executable of auth-service, e.g. `make native`'s
+# auth-service/target/native/auth-service-<version>-runner, runs every service of the bench instead of AUTH_JAR, with
+# the same heap bound and environment; BENCH_SUBCORE_JIT and BENCH_JFR do not apply to it].
 # Pods (scripts/bench-pods.sh): BENCH_AUTH_CPU ["0.25 1": pod sizes of the pod-size table; 2 also works],
 # BENCH_CURVE_CPU [1: the pod size of the overload curve and the fast path's points], BENCH_CGROUP [auto; v1, v2, or
 # none = taskset only], BENCH_CGROUP_SHARES [262144: cpu.shares of each pod's cgroup, so the pod gets its quota on a
@@ -451,6 +453,8 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
   mvn -B -q -pl "$modules" -am package -DskipTests || die "build failed"
 fi
 for jar in "$AUTH_JAR" "$LOADTEST_JAR"; do [[ -f "$jar" ]] || die "$jar is missing"; done
+[[ -z "${AUTH_NATIVE:-}" || -x "$AUTH_NATIVE" ]] || die "AUTH_NATIVE: $AUTH_NATIVE is not an executable"
+[[ -z "${AUTH_NATIVE:-}" ]] || log "auth-service: the native executable $AUTH_NATIVE"
 [[ "$BENCH_JMH" != 1 || -f "$JMH_JAR" ]] || die "$JMH_JAR is missing"
 [[ "$BENCH_JMH" != 1 || -f "$REFUSAL_JMH_JAR" ]] || die "$REFUSAL_JMH_JAR is missing"
 rm -rf "$BENCH_OUT"
