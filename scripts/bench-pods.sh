@@ -119,6 +119,9 @@ launch_pod() {
   cg=$POD_CGROUP_DIR
   read -r threads pin subcore < <(pod_shape "$cpu")
   [[ -z "$cg" ]] && jvm_cpus=("-XX:ActiveProcessorCount=$threads")
+  # A native image's container support reads cgroup v2 only (docs/native.md): under a v1 quota it would count every
+  # CPU of the machine, which no pod sees; it is given the count a v2 node would give it.
+  [[ -n "${AUTH_NATIVE:-}" && "$POD_CGROUP_KIND" != v2 ]] && jvm_cpus=("-XX:ActiveProcessorCount=$threads")
   POD_SCHEME[$port]=http
   [[ " $* ${BENCH_AUTH_ENV:-} " == *" IDENTITY_TLS_ENABLED=true "* ]] && POD_SCHEME[$port]=https
   # BENCH_JFR=1: the pod-size table's JVMs record from their start (held in JFR's repository, nothing written at
