@@ -10,7 +10,9 @@
 
 Groups come from the thread names Linux keeps for each thread (15 characters, in its stat line): bcrypt-*, vert.x-eventloop*
 (the event loop: HTTP, JSON, the answer), database-* (the database lane's JDBC threads), C1/C2 CompilerThread (the
-JIT), GC threads, and the rest. A thread that ended between the snapshots is missing from AFTER; its ticks are lost,
+JIT), GC threads, and the rest. A JVM keeps the first 15 characters of a Java thread's name, a native image the last
+15 (vert.x-eventloop-thread-0 is "vert.x-eventloo" in one, "ntloop-thread-0" in the other); a native image has no JIT
+and, with its serial collector, no GC threads. A thread that ended between the snapshots is missing from AFTER; its ticks are lost,
 so the figures are a lower bound when threads come and go (the service's threads are long-lived).
 """
 import json
@@ -19,7 +21,7 @@ import sys
 
 GROUPS = (
     ("bcrypt", ("bcrypt",)),
-    ("event loop", ("vert.x-eventloo",)),
+    ("event loop", ("vert.x-eventloo", "ntloop-thread-", "tloop-thread-")),
     ("database", ("database",)),
     ("JIT", ("C1 CompilerThre", "C2 CompilerThre", "C1 CompilerThread", "C2 CompilerThread")),
     ("GC", ("GC Thread", "G1 ", "VM Thread", "GC ")),

@@ -35,6 +35,23 @@ class ThreadCpuScriptTest {
         assertTrue(printed.contains("answers: 1000"), printed);
     }
 
+    /** A native image names its threads by the last 15 characters of the Java name, not the first. */
+    @Test
+    void aNativeImagesEventLoopThreadsAreTheEventLoop(@TempDir Path dir) throws Exception {
+        Path raw = Files.writeString(dir.resolve("snap.stat"), """
+                thread 1 (bcrypt-1) S 1 1 1 0 -1 0 0 0 0 0 100 0 0 0 20 0
+                thread 2 (ntloop-thread-0) S 1 1 1 0 -1 0 0 0 0 0 30 5 0 0 20 0
+                thread 3 (tloop-thread-11) S 1 1 1 0 -1 0 0 0 0 0 10 0 0 0 20 0
+                thread 4 (database-10) S 1 1 1 0 -1 0 0 0 0 0 7 0 0 0 20 0
+                """);
+        Path out = dir.resolve("snap.json");
+        run("read", raw.toString(), out.toString());
+        String json = Files.readString(out);
+        assertTrue(json.contains("\"event loop\": 45"), json);
+        assertTrue(json.contains("\"database\": 7"), json);
+        assertTrue(!json.contains("\"other\""), json);
+    }
+
     @Test
     void aSnapshotHoldsTheWholeProcessesCpuWithItsEndedThreads(@TempDir Path dir) throws Exception {
         Path proc = dir.resolve("proc");
