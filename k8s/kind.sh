@@ -18,7 +18,8 @@
 # Environment: CLUSTER_TOOL=kind|minikube (kind), CLUSTER (device-identity; e2e-kind.yml has kind-action create the
 # cluster under this name), NAMESPACE (identity), RELEASE (device-identity; the Jobs in k8s/jobs/ address the
 # release's Services and Secret by this name), VALUES (helm/device-identity/ci/kind-values.yaml), REPORT_DIR
-# (target/k8s-report), SKIP_BUILD=1 to reuse images already built, IMAGE_VARIANT=jvm|native (jvm),
+# (target/k8s-report), SKIP_BUILD=1 to reuse images already built, IMAGE_VARIANT=jvm|native (jvm, the chart's default image; native is the
+# better one for pods below one CPU: docs/sizing.md),
 # STORM_CLIENTS_PER_POD / STORM_CONN_RATE to size the storm without editing its Job file (CI runs a smaller one),
 # CERT_MANAGER_VERSION (v1.19.1) the cert-manager release `up` applies when the cluster has none, DB_MODE=bundled|cnpg
 # (bundled: the chart's single PostgreSQL; cnpg: a CloudNativePG Cluster, the values ci/kind-cnpg-values.yaml on top of
