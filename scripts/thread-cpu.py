@@ -6,7 +6,8 @@
   thread-cpu.py read STAT.txt OUT.json               the same from raw stat lines copied earlier: "process <the
                                                       content of /proc/PID/stat>" and "thread <.../task/TID/stat>"
   thread-cpu.py diff BEFORE.json AFTER.json ANSWERS  the seconds each group used between the two snapshots and,
-                                                      for ANSWERS answers in that span, the microseconds per answer
+                                                      for ANSWERS answers in that span, the microseconds per answer;
+                                                      then the whole process's (its ended threads included)
 
 Groups come from the thread names Linux keeps for each thread (15 characters, in its stat line): bcrypt-*, vert.x-eventloop*
 (the event loop: HTTP, JSON, the answer), database-* (the database lane's JDBC threads), C1/C2 CompilerThread (the
@@ -85,6 +86,10 @@ def diff(before, after, answers):
     not_bcrypt = sum(v for g, v in used.items() if g != "bcrypt")
     lines.append("%-11s %9.2f %16s" % ("all but bcrypt", not_bcrypt,
                                         "%.0f" % (not_bcrypt * 1e6 / answers) if answers > 0 else "-"))
+    if "process" in before and "process" in after:
+        # The whole process, threads that ended between the snapshots included (a JVM's compiler threads come and go).
+        whole = max(0, after["process"] - before["process"]) / tck
+        lines.append("%-11s %9.2f %16s" % ("process", whole, "%.0f" % (whole * 1e6 / answers) if answers > 0 else "-"))
     lines.append("answers: %d" % answers)
     return "\n".join(lines)
 

@@ -65,6 +65,28 @@ class ThreadCpuScriptTest {
         assertTrue(json.contains("\"bcrypt\": 100"), json);
     }
 
+    /** The answer floor's figure: a JVM's compiler threads end between the snapshots, and only the process has them. */
+    @Test
+    void theWholeProcessPerAnswerCountsThreadsThatEndedBetweenTheSnapshots(@TempDir Path dir) throws Exception {
+        Path before = dir.resolve("before.json");
+        Path after = dir.resolve("after.json");
+        run("read", Files.writeString(dir.resolve("before.stat"), """
+                process 4242 (java) S 1 1 1 0 -1 0 0 0 0 0 400 100 0 0 20 0
+                thread 2 (vert.x-eventloo) S 1 1 1 0 -1 0 0 0 0 0 300 0 0 0 20 0
+                thread 3 (C2 CompilerThre) S 1 1 1 0 -1 0 0 0 0 0 150 0 0 0 20 0
+                """).toString(), before.toString());
+        run("read", Files.writeString(dir.resolve("after.stat"), """
+                process 4242 (java) S 1 1 1 0 -1 0 0 0 0 0 700 200 0 0 20 0
+                thread 2 (vert.x-eventloo) S 1 1 1 0 -1 0 0 0 0 0 500 0 0 0 20 0
+                """).toString(), after.toString());
+
+        String printed = run("diff", before.toString(), after.toString(), "1000");
+
+        // The event loop +2 s; the process +4 s, of which the compiler thread's last 2 s left with the thread.
+        assertTrue(printed.contains(line("event loop", "2.00", "2000")), printed);
+        assertTrue(printed.contains(line("process", "4.00", "4000")), printed);
+    }
+
     /** bench-pods.sh's cpu_snap copies the stat lines with bash builtins during a storm; they are read afterwards. */
     @Test
     void rawStatLinesCopiedDuringAStormGiveTheSameSnapshot(@TempDir Path dir) throws Exception {
