@@ -477,6 +477,130 @@ pod_table() {
   done
 }
 
+# --- the answer floor ------------------------------------------------------------------------------------------
+# What an answer costs before any of the service's own work, for each pod size in BENCH_AUTH_CPU: the same pod
+# (cgroup quota, CPU, JIT as launch_pod gives auth-service) running, one after the other,
+#   bare     AnswerFloorServer (benchmarks/refusal): the service's Vert.x, certificate and event loop count, answering
+#            every request with the service's 503 overload, deciding nothing;
+#   service  auth-service itself, protected, answering client ids that no device can have (a '#', which the client id
+#            policy refuses): its cheapest answer, decided on the event loop before anything else;
+# each over 8 connections x pipelining 1 (HTTPS verified unless BENCH_POD_TLS=0, no retries): BENCH_FLOOR_WARMUP of a
+# closed loop and 20 s at the rate to warm the JIT, then BENCH_FLOOR_RATE requests/s for BENCH_FLOOR_DURATION between
+# two CPU snapshots
+# (thread-cpu.py: the whole process and the event loop per answer; thread-cpu.txt in each measured run's directory).
+# Read against the pod table's us/refusal: bare is what the kernel, TLS and HTTP cost on this machine, whatever the
+# service does; service - bare is what Quarkus's HTTP layer and the service's metrics add to an answer; us/refusal -
+# service is what deciding a storm's refusal (and the reads of first attempts) adds.
+FLOOR_ROWS=()
+FLOOR_CLASS=io.deviceidentity.auth.authn.AnswerFloorServer
+
+# The floor server's arguments after its class name, one a line (AnswerFloorServerTest parses this very output): the
+# port, the event loops auth-service has in a pod of THREADS CPUs (Quarkus: two per CPU), the pod points' certificate.
+floor_args() {
+  local port=$1 threads=$2
+  printf -- '%s\n' --port "$port" --event-loops "$((2 * threads))"
+  [[ "$BENCH_POD_TLS" == 1 ]] \
+    && printf -- '%s\n' --cert "$STACK_DIR/tls/bench-auth-service.crt" --key "$STACK_DIR/tls/bench-auth-service.key"
+  return 0
+}
+
+# Starts the floor server in auth-service's slot on PORT as a pod of CPU and waits until it answers (any answer: it
+# has no health check; the certificate is the load generator's to check).
+launch_floor() {
+  local port=$1 cpu=$2 name=$3 cg threads pin subcore pid jvm_cpus=() jit=() args=()
+  stop_pod auth-service
+  mkdir -p "$RUN_DIR" "$LOG_DIR"
+  pod_cgroup auth-service "$cpu"
+  cg=$POD_CGROUP_DIR
+  read -r threads pin subcore < <(pod_shape "$cpu")
+  [[ -z "$cg" ]] && jvm_cpus=("-XX:ActiveProcessorCount=$threads")
+  if [[ "$BENCH_SUBCORE_JIT" == c1 && "$subcore" == 1 ]]; then jit=(-XX:TieredStopAtLevel=1); fi
+  mapfile -t args < <(floor_args "$port" "$threads")
+  POD_SCHEME[$port]=http
+  [[ "$BENCH_POD_TLS" == 1 ]] && POD_SCHEME[$port]=https
+  log "starting the answer floor ($name) on 127.0.0.1:$port: pod of $cpu vCPU (${cg:-no cgroup: taskset only}), CPU $pin${jit[*]:+, JIT: C1 only}"
+  (
+    [[ -n "$cg" ]] && echo "$BASHPID" >"$cg/cgroup.procs"
+    exec taskset -c "$pin" java -Xmx512m "${jvm_cpus[@]}" "${jit[@]}" -cp "$REFUSAL_JMH_JAR" "$FLOOR_CLASS" "${args[@]}"
+  ) >"$LOG_DIR/answer-floor-$name.log" 2>&1 &
+  pid=$!
+  echo "$pid" >"$(pid_file_of auth-service)"
+  for _ in $(seq 1 600); do
+    curl -s -k -o /dev/null --max-time 2 "$(url_of "$port")" && return 0
+    running "$pid" || break
+    sleep 0.2
+  done
+  die "the answer floor ($name) is not listening on $port (log: $LOG_DIR/answer-floor-$name.log)"
+}
+
+# Drives what runs on PORT with client ids PREFIX<n>: BENCH_FLOOR_WARMUP of a closed loop of 8 callers (as many
+# answers as the pod gives: at the measured rate alone a fresh JVM's C2 was still compiling after 90 s), 20 s at
+# BENCH_FLOOR_RATE (the warm-up's connections closing and new ones opening deoptimize code that C2 compiled without
+# those events; its recompiling, seconds of CPU at one vCPU, happens here), then BENCH_FLOOR_RATE requests/s for
+# BENCH_FLOOR_DURATION between two CPU snapshots; prints "<process us> <event loop us>" per answer.
+floor_measure() {
+  local name=$1 port=$2 prefix=$3 target phase load out answers
+  mapfile -t target < <(target_of "$port")
+  for phase in warm rewarm measured; do
+    out=$name-$phase
+    case $phase in
+      warm) load=(--closed-loop 8 --duration "$BENCH_FLOOR_WARMUP") ;;
+      rewarm) load=(--rate "$BENCH_FLOOR_RATE" --duration 20s) ;;
+      measured)
+        load=(--rate "$BENCH_FLOOR_RATE" --duration "$BENCH_FLOOR_DURATION")
+        cpu_snap "$RUN_DIR/cpu-$name-from" ;;
+    esac
+    loadtest run "${target[@]}" "${load[@]}" --pool-size 8 --pipelining 1 --retry none \
+      --request-timeout "$BENCH_REQUEST_TIMEOUT" --devices 1000000 --device-prefix "$prefix" --service-metrics none \
+      --out "$BENCH_OUT/$out" --label "$out" --progress none >/dev/null 2>"$LOG_DIR/loadtest-$out.log" \
+      || { tail -n 20 "$LOG_DIR/loadtest-$out.log" >&2; die "$out failed"; }
+  done
+  cpu_snap "$RUN_DIR/cpu-$name-to"
+  cpu_json "$RUN_DIR/cpu-$name-from"
+  cpu_json "$RUN_DIR/cpu-$name-to"
+  answers=$(python3 -c 'import json, sys; print(sum(json.load(open(sys.argv[1])).get("totals", {}).get("answers", {}).values()))' \
+    "$BENCH_OUT/$name-measured/summary.json")
+  python3 "$ROOT/scripts/thread-cpu.py" diff "$RUN_DIR/cpu-$name-from.json" "$RUN_DIR/cpu-$name-to.json" "$answers" \
+    >"$BENCH_OUT/$name-measured/thread-cpu.txt"
+  sed "s/^/[bench] $name: /" "$BENCH_OUT/$name-measured/thread-cpu.txt" >&2
+  awk '$1 == "process" { p = $3 } $1 == "event" && $2 == "loop" { e = $4 } END { print (p == "" ? "-" : p), (e == "" ? "-" : e) }' \
+    "$BENCH_OUT/$name-measured/thread-cpu.txt"
+}
+
+answer_floor() {
+  local cpu slug bare service
+  for cpu in $BENCH_AUTH_CPU; do
+    slug=${cpu//./_}
+    selected "floor-$slug" || continue
+    pod_tls_env
+    launch_floor "$AUTH_PORT" "$cpu" "floor-$slug-bare"
+    bare=$(floor_measure "floor-$slug-bare" "$AUTH_PORT" bench-floor-)
+    stop_pod auth-service
+    start_pod auth-service "$AUTH_PORT" "$cpu" "floor-$slug-service" "${PROTECTED[@]}" "${POD_TLS[@]}"
+    service=$(floor_measure "floor-$slug-service" "$AUTH_PORT" 'bench#floor-')
+    stop_pod auth-service
+    FLOOR_ROWS+=("$cpu $bare $service")
+  done
+}
+
+floor_table() {
+  (( ${#FLOOR_ROWS[@]} > 0 )) || return 0
+  local scheme="HTTPS (verify_peer)" row
+  [[ "$BENCH_POD_TLS" == 1 ]] || scheme="plain HTTP"
+  echo
+  echo "Answer floor: microseconds of CPU per answer at $BENCH_FLOOR_RATE requests/s over 8 connections x pipelining 1," \
+    "$scheme, in the pod's cgroup, JIT warm ($BENCH_FLOOR_WARMUP of closed loop and 20 s at the rate first, then $BENCH_FLOOR_DURATION measured);" \
+    "bare = the service's Vert.x answering its 503 overload, deciding nothing (AnswerFloorServer); service =" \
+    "auth-service ($(auth_image)) answering client ids no device can have, its cheapest answer; process = every" \
+    "thread, loop = the event loop's. Against the pod table's us/refusal: bare is the machine's, service - bare the" \
+    "HTTP layer's and metrics', the rest deciding the refusal's"
+  printf '%-8s %14s %10s %16s %12s\n' "pod vCPU" "bare process" "bare loop" "service process" "service loop"
+  for row in "${FLOOR_ROWS[@]}"; do
+    # shellcheck disable=SC2086
+    printf '%-8s %14s %10s %16s %12s\n' $row
+  done
+}
+
 # --- the incident replay ---------------------------------------------------------------------------------------
 # BENCH_INCIDENT_REPLICAS replicas of BENCH_INCIDENT_CPU vCPU (each its own process and cgroup) behind ONE EMQX pool
 # (BENCH_INCIDENT_POOL connections x pipelining, each connection opened once to a replica kube-proxy picks at random

@@ -39,7 +39,9 @@
 #      thread groups of the late window's execution samples (storm.jfr and jfr-top.txt in the point's directory;
 #      needs the JDK's jcmd and jfr). The incident replay: BENCH_INCIDENT_REPLICAS replicas of BENCH_INCIDENT_CPU vCPU
 #      behind one EMQX pool at BENCH_INCIDENT_RATE logins/s, protected and unprotected, and a replica started cold in
-#      the middle of the storm (its first BENCH_COLD_SHOWN seconds after readiness, per second), over HTTPS as well
+#      the middle of the storm (its first BENCH_COLD_SHOWN seconds after readiness, per second), over HTTPS as well.
+#      The answer floor (after the pod-size table, same pod sizes): CPU per answer of a bare Vert.x server answering
+#      the service's 503 and of the service's cheapest answer, at BENCH_FLOOR_RATE requests/s (answer-floor.txt)
 #   7. BENCH_JMH=1 only: the JMH bcrypt verify benchmark pinned like the service, and beside it the verification of
 #      each legacy scheme a migrated fleet brings (EMQX salted SHA-256, mosquitto-go-auth PBKDF2-SHA512, argon2id);
 #      and the refusal path in process (benchmarks/refusal: a retry refused 503 overload before its database read,
@@ -51,7 +53,8 @@
 # verify-once pass ~0.7, closed loop ~0.4, pgbench 2 x 10 s, 4 open steps x 20 s, the mixed storm 72 s); the
 # TLS twins add ~10 (four service starts, four 40 s warm-ups, two 72 s points, four 20 s closed loops); the
 # pod-shaped points add ~23 (per pod size a start, two capacity runs and 2 points of 90 s: ~5.5 each; the incident replay,
-# its two cold-replica runs of 180 s and the unprotected restart: ~12). Every run stops by itself (--duration).
+# its two cold-replica runs of 180 s and the unprotected restart: ~12); the answer floor ~5 per pod size (two starts,
+# two 60 s warm-ups, two 30 s measures). Every run stops by itself (--duration).
 #
 # Point length: the first timeouts come at request_timeout + 0.5 s; 72 s leaves 5 retry periods (5 x 12 s) after
 # them, and a steady-state window (22 s .. end) of 50 s. BENCH_POINT_DURATION shortens it for a quick look (the
@@ -90,9 +93,10 @@
 # incident replay and the cold replica: the arrivals and the replica each EMQX connection is opened to; seed 42
 # spreads the 8 connections 4 + 4, and after the cold replica's reopen 2 + 1 + 5], BENCH_SUBCORE_JIT [c1: a pod below one CPU runs its JVM
 # with C1 alone (-XX:TieredStopAtLevel=1), as the chart's JVM images do (authService.jvm.c1BelowOneCpu); tiered: the
-# JVM's default JIT]. Replicas listen on AUTH_PORT+1..+3. BENCH_ONLY names:
-# pod-0_25, pod-1, pod-2, incident-protected, incident-unprotected, incident-unprotected-pipelining-100,
-# incident-cold-replica.
+# JVM's default JIT], BENCH_FLOOR_RATE [600 requests/s: about the request rate of a 1-vCPU pod's storm by its late
+# window], BENCH_FLOOR_WARMUP [40s of closed loop, then 20 s at the rate], BENCH_FLOOR_DURATION [30s]. Replicas listen on AUTH_PORT+1..+3. BENCH_ONLY names:
+# pod-0_25, pod-1, pod-2, floor-0_25, floor-1, floor-2, incident-protected, incident-unprotected,
+# incident-unprotected-pipelining-100, incident-cold-replica.
 # The fast path's points: BENCH_FAST_PATH_KEYS [scripts/stack.sh's development key], BENCH_KNOWN_DEVICES [20000],
 # BENCH_KNOWN_COST [4], BENCH_VERIFY_USERS [4, the verify-once pass's callers], BENCH_KNOWN_USERS ["10 20": one
 # closed loop each, the best is the maximum; 10 = the service's database pool, beyond which its database lane refuses
@@ -121,6 +125,7 @@ cd "$ROOT"
 : "${BENCH_READINESS_PERIOD:=5s}" "${BENCH_SEED:=42}"
 : "${BENCH_POD_TLS:=1}" "${BENCH_POD_CONNECTIONS:=pool 8}" "${BENCH_POD_DURATION:=90s}" "${BENCH_LATE_WINDOW:=40-90}" "${BENCH_LATE_LAST:=30}"
 : "${BENCH_RATE_EVERY:=10}" "${BENCH_JFR:=0}"
+: "${BENCH_FLOOR_RATE:=600}" "${BENCH_FLOOR_WARMUP:=40s}" "${BENCH_FLOOR_DURATION:=30s}"
 BENCH_ONLY=${BENCH_ONLY//,/ }
 : "${BENCH_KNOWN_DEVICES:=20000}" "${BENCH_KNOWN_COST:=4}" "${BENCH_VERIFY_USERS:=4}" "${BENCH_KNOWN_USERS:=10 20}"
 : "${BENCH_KNOWN_POOL:=64}" "${BENCH_KNOWN_DURATION:=20s}" "${BENCH_KNOWN_WARMUP:=5s}" "${BENCH_TLS_WARMUP:=40s}"
@@ -142,7 +147,7 @@ export PG_PORT PGBOUNCER_PORT STACK_DIR DB_USER DB_PASSWORD DB_NAME AUTH_DB_USER
 : "${AUTH_JAR:=$ROOT/auth-service/target/quarkus-app/quarkus-run.jar}"
 : "${LOADTEST_JAR:=$ROOT/loadtest/target/loadtest.jar}"
 JMH_JAR=$ROOT/benchmarks/bcrypt/target/bcrypt-bench.jar
-REFUSAL_JMH_JAR=$ROOT/benchmarks/refusal/target/refusal-bench.jar
+: "${REFUSAL_JMH_JAR:=$ROOT/benchmarks/refusal/target/refusal-bench.jar}"
 PGBENCH_SCRIPT=$ROOT/benchmarks/pgbench/credential-select.sql
 PGBENCH=${PGBENCH:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)/pgbench}
 RUN_DIR=$STACK_DIR/run
@@ -446,8 +451,9 @@ mixed_storm() {
 
 # --- 1. build -----------------------------------------------------------------------------------------------
 started=$(date +%s)
-modules=auth-service,loadtest
-[[ "$BENCH_JMH" == 1 ]] && modules+=,benchmarks/bcrypt,benchmarks/refusal
+# benchmarks/refusal also holds the answer floor's server.
+modules=auth-service,loadtest,benchmarks/refusal
+[[ "$BENCH_JMH" == 1 ]] && modules+=,benchmarks/bcrypt
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
   log "building $modules (mvn package -DskipTests)"
   mvn -B -q -pl "$modules" -am package -DskipTests || die "build failed"
@@ -456,7 +462,7 @@ for jar in "$AUTH_JAR" "$LOADTEST_JAR"; do [[ -f "$jar" ]] || die "$jar is missi
 [[ -z "${AUTH_NATIVE:-}" || -x "$AUTH_NATIVE" ]] || die "AUTH_NATIVE: $AUTH_NATIVE is not an executable"
 [[ -z "${AUTH_NATIVE:-}" ]] || log "auth-service: the native executable $AUTH_NATIVE"
 [[ "$BENCH_JMH" != 1 || -f "$JMH_JAR" ]] || die "$JMH_JAR is missing"
-[[ "$BENCH_JMH" != 1 || -f "$REFUSAL_JMH_JAR" ]] || die "$REFUSAL_JMH_JAR is missing"
+[[ -f "$REFUSAL_JMH_JAR" ]] || die "$REFUSAL_JMH_JAR is missing"
 rm -rf "$BENCH_OUT"
 mkdir -p "$BENCH_OUT"
 
@@ -574,8 +580,9 @@ if selected tls; then
 fi
 stop_auth
 
-# --- 4d. pod-shaped: the pod-size table, the incident replay, the cold replica (scripts/bench-pods.sh) ----------
+# --- 4d. pod-shaped: the pod-size table, the answer floor, the incident replay, the cold replica (bench-pods.sh) -
 pod_sizes
+answer_floor
 incident
 stop_all_pods
 
@@ -597,7 +604,7 @@ if (( ${#KNOWN_RUNS[@]} + ${#MIXED_RUNS[@]} > 0 )); then
     "the same PgBouncer as $AUTH_DB_USER, pinned to CPU $BENCH_AUTH_CPUS"
   echo
 fi
-(( ${#RUNS[@]} + ${#KNOWN_RUNS[@]} + ${#MIXED_RUNS[@]} + ${#POD_ROWS[@]} + ${#INCIDENT_RUNS[@]} > 0 )) \
+(( ${#RUNS[@]} + ${#KNOWN_RUNS[@]} + ${#MIXED_RUNS[@]} + ${#POD_ROWS[@]} + ${#FLOOR_ROWS[@]} + ${#INCIDENT_RUNS[@]} > 0 )) \
   || die "BENCH_ONLY selected no point"
 echo "$CAPACITY_NOTE" | tee "$BENCH_OUT/capacity-note.txt"
 (( ${#RUNS[@]} + ${#KNOWN_RUNS[@]} + ${#MIXED_RUNS[@]} > 0 )) && java -jar "$LOADTEST_JAR" compare --capacity "$BENCH_OUT/capacity/summary.json" "${RUNS[@]}" "${KNOWN_RUNS[@]}" \
@@ -613,6 +620,7 @@ if (( ${#TLS_NOTES[@]} > 0 )); then
   printf '%s\n' "${TLS_NOTES[@]}" | tee "$BENCH_OUT/tls.txt"
 fi
 pod_table | tee "$BENCH_OUT/pod-table.txt"
+floor_table | tee "$BENCH_OUT/answer-floor.txt"
 incident_table
 
 # --- 6. JMH, one core (opt-in) ------------------------------------------------------------------------------

@@ -138,7 +138,28 @@ class LoadtestArgumentsTest {
 
     @Test
     void everyCallBenchShMakesIsAcceptedByTheLoadGenerator(@TempDir Path dir) throws Exception {
-        List<Invocation> calls = benchShCalls(dir);
+        List<Invocation> all = benchShCalls(dir);
+        List<Invocation> calls = all.stream().filter(c -> !c.where().equals(FLOOR_SERVER)).toList();
+        // The answer floor's server, once per pod size: its class, then the list bench-pods.sh's floor_args prints
+        // (AnswerFloorServerTest runs that list through the server's own parser): two event loops at 0.25 and 1 vCPU,
+        // the pods' certificate.
+        List<Invocation> floors = all.stream().filter(c -> c.where().equals(FLOOR_SERVER)).toList();
+        assertEquals(2, floors.size(), floors.toString());
+        for (Invocation floor : floors) {
+            List<String> args = floor.args();
+            assertEquals("io.deviceidentity.auth.authn.AnswerFloorServer", args.get(0), floor.toString());
+            assertEquals(List.of("--port", "--event-loops", "2", "--cert", "--key"),
+                    List.of(args.get(1), args.get(3), args.get(4), args.get(5), args.get(7)), floor.toString());
+            assertTrue(args.get(6).endsWith("/tls/bench-auth-service.crt"), floor.toString());
+        }
+        // ... and driven as the pods are: over HTTPS, its name and chain checked against the stack's CA.
+        List<Invocation> floorRuns = calls.stream().filter(c -> c.args().get(0).equals("run") && c.args().stream()
+                .anyMatch(a -> a.startsWith("floor-"))).toList();
+        assertEquals(12, floorRuns.size(), floorRuns.toString());
+        for (Invocation run : floorRuns) {
+            assertTrue(run.args().contains("--ca-file")
+                    && run.args().get(run.args().indexOf("--url") + 1).startsWith("https://localhost:"), run.toString());
+        }
         Set<String> commands = new TreeSet<>();
         for (Invocation call : calls) {
             try {
@@ -261,6 +282,8 @@ class LoadtestArgumentsTest {
         Path records = Files.createDirectories(dir.resolve("calls"));
         Path authJar = Files.writeString(dir.resolve("auth-service.jar"), "");
         Path loadtestJar = Files.writeString(dir.resolve("loadtest.jar"), "");
+        Path refusalJar = Files.writeString(dir.resolve("refusal-bench.jar"), "");
+        Path floorRecords = Files.createDirectories(dir.resolve("floor-calls"));
         script(bin.resolve("taskset"), """
                 [[ "$1" == -c ]] && shift 2
                 case "$1" in */scripts/stack.sh) exit 0 ;; esac
@@ -287,6 +310,16 @@ class LoadtestArgumentsTest {
         script(bin.resolve("java"), """
                 jar=
                 for ((i = 1; i < $#; i++)); do [[ "${!i}" == -jar ]] && { j=$((i + 1)); jar=${!j}; }; done
+                # The answer floor's server (java ... -cp refusal-bench.jar CLASS ARGS): its class and arguments are
+                # recorded apart, and it idles like auth-service.
+                for ((i = 1; i < $#; i++)); do
+                  if [[ "${!i}" == -cp ]]; then
+                    j=$((i + 1))
+                    [[ "${!j}" == "$FAKE_REFUSAL_JAR" ]] || { echo "unexpected java $*" >&2; exit 1; }
+                    printf '%s\\0' "${@:j+1}" >"$(mktemp "$FLOOR_CALLS/floor.XXXXXX")"
+                    exec sleep 1200
+                  fi
+                done
                 case "$jar" in
                   "$FAKE_AUTH_JAR") exec sleep 1200 ;;
                   "$FAKE_LOADTEST_JAR") ;;
@@ -314,6 +347,9 @@ class LoadtestArgumentsTest {
         env.put("LOADTEST_JAR", loadtestJar.toString());
         env.put("FAKE_AUTH_JAR", authJar.toString());
         env.put("FAKE_LOADTEST_JAR", loadtestJar.toString());
+        env.put("REFUSAL_JMH_JAR", refusalJar.toString());
+        env.put("FAKE_REFUSAL_JAR", refusalJar.toString());
+        env.put("FLOOR_CALLS", floorRecords.toString());
         env.put("CALLS", records.toString());
         env.put("REAL_JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
         env.put("LOADTEST_CLASSPATH", System.getProperty("java.class.path"));
@@ -334,11 +370,20 @@ class LoadtestArgumentsTest {
         assertTrue(bench.waitFor(1200, TimeUnit.SECONDS), output);
         assertEquals(0, bench.exitValue(), "scripts/bench.sh with stand-ins failed:\n" + output);
 
+        List<Invocation> calls = recorded(records, "scripts/bench.sh");
+        calls.addAll(recorded(floorRecords, FLOOR_SERVER));
+        return calls;
+    }
+
+    /** Where the calls that started the answer floor's server are recorded (not the load generator's). */
+    static final String FLOOR_SERVER = "scripts/bench.sh, the answer floor's server";
+
+    private static List<Invocation> recorded(Path records, String where) throws IOException {
         List<Invocation> calls = new ArrayList<>();
         try (Stream<Path> files = Files.list(records)) {
             for (Path file : files.sorted().toList()) {
                 String text = Files.readString(file);
-                calls.add(new Invocation("scripts/bench.sh", Arrays.asList(text.substring(0, text.length() - 1).split("\0", -1))));
+                calls.add(new Invocation(where, Arrays.asList(text.substring(0, text.length() - 1).split("\0", -1))));
             }
         }
         return calls;
